@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings and helpers of the ktrace driver scripts (sourced, not run).
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$TOP/out}
+# shellcheck source=base.conf
+. "$TOP/.ci/base.conf"
+
+JOBS=${JOBS:-$(nproc)}
+# ccache lives outside the repository so that CI runs on this machine reuse it.
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ktrace-ccache}
+export CCACHE_BASEDIR=$TOP
+export CCACHE_NOHASHDIR=true
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Reproducible version strings keep init/version.o and the ccache hits stable.
+export KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00:00 UTC'
+export KBUILD_BUILD_USER=ktrace KBUILD_BUILD_HOST=ktrace
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# The kernel source the series applies to: a KSRC tree or the Debian package.
+if [ -n "${KSRC:-}" ]; then
+	KSRC=$(cd "$KSRC" 2>/dev/null && pwd) || die "KSRC=$KSRC is not a directory"
+	BASE_ID="ksrc-$(printf '%s' "$KSRC" | md5sum | cut -c1-8)"
+else
+	BASE_ID="debian-$BASE_DEB_VERSION"
+fi
+BASE_ID=${BASE_ID//[^A-Za-z0-9._-]/_}
+TREE=$OUT/src/$BASE_ID		# prepared tree: base + the series, a git repository
+BASE_TAG=ktrace-base		# the pristine base commit in $TREE
+BUILD=$OUT/build		# build directories, one per configuration
+
+kmake() {	# kmake BUILDNAME ARGS...: make in the prepared tree with O=
+	local o=$BUILD/$1
+	shift
+	mkdir -p "$o"
+	make -s -C "$TREE" O="$o" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# Files of the repository that belong in the kernel tree: everything below a
+# top-level directory, except the driver (.ci/) and the upstream diffs (patches/).
+overlay_files() {
+	git -C "$TOP" ls-files -co --exclude-standard -- '*/*' |
+		awk '!/^(\.ci|patches|out)\//' | sort -u |
+		while read -r f; do [ -f "$TOP/$f" ] && echo "$f"; done
+}
+
+# The upstream diffs, in quilt order.
+series_diffs() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the ktrace trace clock.
+ */
+#include <kunit/test.h>
+#include <linux/math64.h>
+#include <linux/time64.h>
+
+#include "ktrace_internal.h"
+
+struct clock_shift_case {
+	const char *name;
+	u64 freq_hz;
+	unsigned int shift;
+};
+
+/* Expected shifts worked out by hand: 2^shift <= 64e-9 * freq < 2^(shift+1). */
+static const struct clock_shift_case clock_shift_cases[] = {
+	{ "unknown frequency", 0, 0 },
+	{ "1 MHz, slower than the unit", 1000000, 0 },
+	{ "15.625 MHz, one count per unit", 15625000, 0 },
+	{ "31.25 MHz, two counts per unit", 31250000, 1 },
+	{ "just under 31.25 MHz", 31249999, 0 },
+	{ "1 GHz nanosecond clock", NSEC_PER_SEC, 6 },
+	{ "2.4 GHz TSC", 2400000000ULL, 7 },
+	{ "3 GHz TSC", 3000000000ULL, 7 },
+	{ "4 GHz TSC", 4000000000ULL, 7 },
+	{ "4.1 GHz TSC", 4100000000ULL, 8 },
+	{ "largest frequency", U64_MAX, 34 },
+};
+
+static void clock_shift_case_desc(const struct clock_shift_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(clock_shift, clock_shift_cases, clock_shift_case_desc);
+
+static void clock_shift_table_test(struct kunit *test)
+{
+	const struct clock_shift_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ktrace_clock_shift(c->freq_hz), c->shift);
+}
+
+/*
+ * For every frequency from 15.625 MHz to 100 GHz in steps of about 0.1%, one
+ * unit is at most 64 ns and a unit twice as long would exceed it.
+ */
+static void clock_shift_bound_test(struct kunit *test)
+{
+	u64 freq;
+
+	for (freq = 15625000; freq <= 100000000000ULL; freq += freq / 1024 + 1) {
+		unsigned int shift = ktrace_clock_shift(freq);
+		u64 limit = freq * KTRACE_CLOCK_MAX_UNIT_NS;
+
+		KUNIT_ASSERT_LE_MSG(test, (u64)NSEC_PER_SEC << shift, limit,
+				    "unit too long at %llu Hz", freq);
+		KUNIT_ASSERT_GT_MSG(test, (u64)NSEC_PER_SEC << (shift + 1), limit,
+				    "unit could be longer at %llu Hz", freq);
+	}
+}
+
+/* The clock chosen at boot obeys the same rule. */
+static void clock_boot_choice_test(struct kunit *test)
+{
+	KUNIT_EXPECT_NE(test, ktrace_clock.freq_hz, 0);
+	KUNIT_EXPECT_EQ(test, ktrace_clock.shift,
+			ktrace_clock_shift(ktrace_clock.freq_hz));
+	KUNIT_EXPECT_LE(test,
+			mul_u64_u64_div_u64(NSEC_PER_SEC, 1ULL << ktrace_clock.shift,
+					    ktrace_clock.freq_hz),
+			KTRACE_CLOCK_MAX_UNIT_NS);
+}
+
+static struct kunit_case ktrace_clock_cases[] = {
+	KUNIT_CASE_PARAM(clock_shift_table_test, clock_shift_gen_params),
+	KUNIT_CASE(clock_shift_bound_test),
+	KUNIT_CASE(clock_boot_choice_test),
+	{}
+};
+
+static struct kunit_suite ktrace_clock_suite = {
+	.name = "ktrace_clock",
+	.test_cases = ktrace_clock_cases,
+};
+
+kunit_test_suite(ktrace_clock_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ktrace trace clock");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
