@@ -8,5 +8,7 @@ for d in /sys/kernel/debug/kunit/*/; do
 	[ -f "$d/results" ] && cp "$d/results" "$out/kunit/$(basename "$d").ktap"
 done
 ls /sys/kernel/debug/kunit >"$out/kunit/suites.txt" 2>&1
-cd /kselftest && ./run_kselftest.sh >"$out/kselftest.ktap" 2>&1
+# Through a pipe: the runner appends the tests' output through a second
+# descriptor of its stdout, which a regular file would let it overwrite.
+cd /kselftest && ./run_kselftest.sh 2>&1 | cat >"$out/kselftest.ktap"
 exit 0

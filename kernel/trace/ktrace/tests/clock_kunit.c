@@ -24,7 +24,8 @@ static const struct clock_shift_case clock_shift_cases[] = {
 	{ "1 GHz nanosecond clock", NSEC_PER_SEC, 6 },
 	{ "2.4 GHz TSC", 2400000000ULL, 7 },
 	{ "3 GHz TSC", 3000000000ULL, 7 },
-	{ "4 GHz TSC", 4000000000ULL, 7 },
+	{ "3.99 GHz TSC", 3990000000ULL, 7 },
+	{ "4 GHz TSC, exactly 64 ns", 4000000000ULL, 8 },
 	{ "4.1 GHz TSC", 4100000000ULL, 8 },
 	{ "largest frequency", U64_MAX, 34 },
 };

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	char *buf;
 	ssize_t ret;
 
-	while ((opt = getopt(argc, argv, "n:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:")) != -1) {
 		if (opt != 'n')
 			goto usage;
 		size = strtoul(optarg, NULL, 0);
