@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 CI := .ci
 
-.PHONY: help run check series prepare kernel initramfs boot clean distclean
+.PHONY: help run check series prepare kernel initramfs boot kunit-um clean distclean
 
 help:
 	@echo "make run      build the patched kernel, boot it, show ktrace at work"
@@ -14,6 +14,7 @@ help:
 	@echo "make prepare  update the prepared kernel tree in out/src/"
 	@echo "make kernel   build the guest kernel (out/build/guest)"
 	@echo "make boot     boot the guest and run the demo (JOB=run|check)"
+	@echo "make kunit-um the KUnit suites in UML: the fast loop for core code"
 	@echo "make clean    remove builds, keep the unpacked tree"
 	@echo "Variables: KSRC=/path/to/linux-6.12.y (default: Debian's linux-source-6.12)"
 
@@ -38,8 +39,14 @@ initramfs: prepare
 boot:
 	@$(CI)/boot $(or $(JOB),run)
 
+kunit-um:
+	@$(CI)/kunit-um
+
 clean:
 	rm -rf out/build out/guest out/check out/series out/initramfs*
 
-distclean:
+distkunit-um:
+	@$(CI)/kunit-um
+
+clean:
 	rm -rf out

@@ -31,7 +31,8 @@ fi
 BASE_ID=${BASE_ID//[^A-Za-z0-9._-]/_}
 TREE=$OUT/src/$BASE_ID		# prepared tree: base + the series, a git repository
 BASE_TAG=ktrace-base		# the pristine base commit in $TREE
-BUILD=$OUT/build		# build directories, one per configuration
+# Build directories, one per configuration; a KSRC tree gets its own set.
+BUILD=$OUT/build${KSRC:+-$BASE_ID}
 
 kmake() {	# kmake BUILDNAME ARGS...: make in the prepared tree with O=
 	local o=$BUILD/$1

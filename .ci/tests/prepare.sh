@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of .ci/prepare on a tiny fake base (KSRC): the overlay and the
+# diffs land in the tree, an unchanged file keeps its mtime, a renamed or
+# removed file leaves no stale copy, a dropped diff restores the upstream
+# file, and copies of upstream files or broken diffs are refused.  KTAP.
+set -u
+ci=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+
+ok() {	# ok NAME COMMAND...
+	n=$((n + 1))
+	if "${@:2}" >"$tmp/out" 2>&1; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		sed 's/^/# /' "$tmp/out"
+		fails=$((fails + 1))
+	fi
+}
+not() { ! "$@"; }
+same() { cmp -s "$1" "$2"; }
+prep() { (cd "$repo" && OUT="$tmp/out-dir" KSRC="$tmp/base" bash .ci/prepare); }
+
+# The fake base and a fake repository using the real driver.
+mkdir -p "$tmp/base/kernel" "$tmp/base/fs"
+printf 'obj-y += a.o\n' >"$tmp/base/kernel/Makefile"
+printf 'int a;\n' >"$tmp/base/kernel/a.c"
+printf 'obj-y += b/\n' >"$tmp/base/fs/Makefile"
+repo=$tmp/repo
+mkdir -p "$repo/patches" "$repo/kernel/ktrace"
+cp -r "$ci" "$repo/.ci"
+git -C "$repo" init -q
+printf 'int k;\n' >"$repo/kernel/ktrace/core.c"
+printf 'int o;\n' >"$repo/kernel/ktrace/old.c"
+cat >"$repo/patches/k.diff" <<'D'
+--- a/kernel/Makefile
++++ b/kernel/Makefile
+@@ -1 +1,2 @@
+ obj-y += a.o
++obj-y += ktrace/
+D
+printf 'k.diff\n' >"$repo/patches/series"
+
+echo "KTAP version 1"
+echo "1..12"
+ok "first prepare succeeds" prep
+tree=$(echo "$tmp"/out-dir/src/ksrc-*)
+ok "new files are overlaid" same "$repo/kernel/ktrace/core.c" "$tree/kernel/ktrace/core.c"
+ok "diffs are applied" grep -qx 'obj-y += ktrace/' "$tree/kernel/Makefile"
+ok "the base is tagged" git -C "$tree" rev-parse -q --verify refs/tags/ktrace-base
+
+touch -d '2000-01-01' "$tree/kernel/ktrace/core.c" "$tree/kernel/Makefile"
+git -C "$repo" mv -f kernel/ktrace/old.c kernel/ktrace/new.c 2>/dev/null ||
+	mv "$repo/kernel/ktrace/old.c" "$repo/kernel/ktrace/new.c"
+prep >/dev/null 2>&1
+ok "unchanged files keep their mtime" \
+	test "$(stat -c %Y "$tree/kernel/ktrace/core.c" "$tree/kernel/Makefile" | sort -u)" = \
+	"$(date -d '2000-01-01' +%s)"
+ok "a renamed file is there under its new name" test -f "$tree/kernel/ktrace/new.c"
+ok "and gone under its old name" not test -e "$tree/kernel/ktrace/old.c"
+
+: >"$repo/patches/series"
+prep >/dev/null 2>&1
+ok "a dropped diff restores the upstream file" same "$tmp/base/kernel/Makefile" "$tree/kernel/Makefile"
+
+rm -rf "$repo/kernel/ktrace"
+prep >/dev/null 2>&1
+ok "a removed directory leaves nothing behind" not test -e "$tree/kernel/ktrace"
+
+cp "$tmp/base/fs/Makefile" "$repo/fs-copy" 2>/dev/null
+mkdir -p "$repo/fs" && printf 'obj-y += b/ c/\n' >"$repo/fs/Makefile"
+prep >"$tmp/log" 2>&1
+ok "a copy of an upstream file is refused" grep -q 'fs/Makefile is an upstream file' "$tmp/log"
+ok "and not copied" same "$tmp/base/fs/Makefile" "$tree/fs/Makefile"
+rm -rf "$repo/fs"
+
+printf 'k.diff\n' >"$repo/patches/series"
+sed -i 's/obj-y += a.o/obj-y += zz.o/' "$repo/patches/k.diff"
+prep >"$tmp/log" 2>&1
+ok "a diff that does not apply is named" grep -q 'patches/k.diff does not apply' "$tmp/log"
+
+[ "$fails" -eq 0 ]
