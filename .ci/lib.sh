@@ -23,7 +23,8 @@ die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 # The kernel source the series applies to: a KSRC tree or the Debian package.
 if [ -n "${KSRC:-}" ]; then
-	KSRC=$(cd "$KSRC" 2>/dev/null && pwd) || die "KSRC=$KSRC is not a directory"
+	[ -d "$KSRC" ] || die "KSRC=$KSRC is not a directory"
+	KSRC=$(cd "$KSRC" && pwd)
 	BASE_ID="ksrc-$(printf '%s' "$KSRC" | md5sum | cut -c1-8)"
 else
 	BASE_ID="debian-$BASE_DEB_VERSION"
