@@ -37,6 +37,7 @@ struct ktrace_clock_info ktrace_clock __ro_after_init = {
 	.freq_hz = NSEC_PER_SEC,
 };
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock);
+DEFINE_STATIC_KEY_FALSE(ktrace_clock_tsc);
 
 /**
  * ktrace_clock_shift() - choose the truncation shift of the trace clock
@@ -73,6 +74,7 @@ static void __init ktrace_clock_init(void)
 	    !check_tsc_unstable() && tsc_khz) {
 		ktrace_clock.name = "tsc";
 		ktrace_clock.freq_hz = (u64)tsc_khz * 1000;
+		static_branch_enable(&ktrace_clock_tsc);
 	}
 #endif
 	ktrace_clock.shift = ktrace_clock_shift(ktrace_clock.freq_hz);

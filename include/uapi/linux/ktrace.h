@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * ktrace trace format: what a decoder needs, and nothing else.
+ *
+ * A trace is a set of streams, one per CPU and channel.  A stream is a
+ * sequence of subbuffers of one size; each subbuffer starts with a
+ * struct ktrace_subbuf_header, followed by data_size bytes of records.  A
+ * subbuffer is decodable on its own: its first record is a timestamp record.
+ *
+ * Every record is a multiple of 4 bytes and starts with a 32-bit header word:
+ *
+ *    31      27 26                                  0
+ *   +----------+-------------------------------------+
+ *   |    id    |   clock >> shift, low 27 bits        |
+ *   +----------+-------------------------------------+
+ *
+ *   id 0..29   compact event, 8 bytes: header word, 32-bit payload
+ *   id 30      expanded event: header word, struct ktrace_expanded, then
+ *              length payload bytes, padded with zeros to a multiple of 4
+ *   id 31      timestamp record, 12 bytes: header word, the full 64-bit
+ *              shifted clock
+ *
+ * A timestamp record is written at the start of every subbuffer, and before
+ * any record whose clock differs from the previous record's above the low
+ * 27 bits; so every record's full clock is the last timestamp record's with
+ * the low 27 bits replaced, and no rollover has to be guessed.
+ *
+ * Compact event ids are per channel.  Expanded events are identified by
+ * (major, minor) per channel; major 0 is the metadata.  The metadata
+ * (struct ktrace_meta_*, as expanded events of major 0 on the low-rate
+ * channel) describes the machine, the clock, the channels, and every event
+ * with its fields, so that a decoder needs no built-in event table.
+ *
+ * Multi-byte values are in the byte order of the traced machine; a decoder
+ * recognizes the other order by a byte-swapped magic.  64-bit values inside
+ * records are split in two 32-bit words (low first) because records are
+ * only 4-byte aligned.
+ */
+#ifndef _UAPI_LINUX_KTRACE_H
+#define _UAPI_LINUX_KTRACE_H
+
+#include <linux/types.h>
+
+#define KTRACE_MAGIC		0x4b545243	/* "KTRC" */
+#define KTRACE_FORMAT_VERSION	1
+
+/* The record header word. */
+#define KTRACE_CLOCK_BITS	27
+#define KTRACE_CLOCK_MASK	((1U << KTRACE_CLOCK_BITS) - 1)
+#define KTRACE_ID_BITS		5
+#define KTRACE_ID_COMPACT_MAX	29		/* compact ids: 0..29 */
+#define KTRACE_ID_EXPANDED	30
+#define KTRACE_ID_TIMESTAMP	31
+#define KTRACE_RECORD_ALIGN	4
+
+#define KTRACE_HEADER(id, clock) \
+	((__u32)(id) << KTRACE_CLOCK_BITS | ((__u32)(clock) & KTRACE_CLOCK_MASK))
+#define KTRACE_HEADER_ID(hdr)		((__u32)(hdr) >> KTRACE_CLOCK_BITS)
+#define KTRACE_HEADER_CLOCK(hdr)	((__u32)(hdr) & KTRACE_CLOCK_MASK)
+
+/* Largest expanded payload, and the bytes an expanded record takes. */
+#define KTRACE_EXPANDED_MAX	65535
+#define KTRACE_EXPANDED_SIZE(len) \
+	(sizeof(struct ktrace_expanded) + (((len) + 3) & ~3U))
+
+/**
+ * struct ktrace_compact - a compact event, 8 bytes
+ * @header: KTRACE_HEADER(id, clock), id 0..KTRACE_ID_COMPACT_MAX
+ * @payload: the event's fields, as bit ranges the metadata describes
+ */
+struct ktrace_compact {
+	__u32 header;
+	__u32 payload;
+};
+
+/**
+ * struct ktrace_expanded - the head of an expanded event
+ * @header: KTRACE_HEADER(KTRACE_ID_EXPANDED, clock)
+ * @major: event group; 0 is the metadata
+ * @minor: event within the group
+ * @length: payload bytes that follow, before padding to 4
+ */
+struct ktrace_expanded {
+	__u32 header;
+	__u8 major;
+	__u8 minor;
+	__u16 length;
+};
+
+/**
+ * struct ktrace_timestamp - a timestamp record, 12 bytes
+ * @header: KTRACE_HEADER(KTRACE_ID_TIMESTAMP, clock)
+ * @clock_lo: the full shifted clock, low 32 bits
+ * @clock_hi: the full shifted clock, high 32 bits
+ */
+struct ktrace_timestamp {
+	__u32 header;
+	__u32 clock_lo;
+	__u32 clock_hi;
+};
+
+/* Channels. */
+enum ktrace_channel_id {
+	KTRACE_CHANNEL_HIGH	= 0,	/* scheduler, IRQ, syscalls, block, VM */
+	KTRACE_CHANNEL_MEDIUM	= 1,	/* names, statedump, marks */
+	KTRACE_CHANNEL_LOW	= 2,	/* metadata */
+	KTRACE_NR_CHANNELS	= 3,
+};
+
+/* struct ktrace_subbuf_header.flags */
+#define KTRACE_SUBBUF_OVERWRITE	(1U << 0)	/* written in overwrite mode */
+
+/**
+ * struct ktrace_subbuf_header - the start of every subbuffer, 48 bytes
+ * @magic: KTRACE_MAGIC, byte-swapped if the trace has the other byte order
+ * @version: KTRACE_FORMAT_VERSION
+ * @channel: enum ktrace_channel_id
+ * @flags: KTRACE_SUBBUF_*
+ * @cpu: the CPU of the stream
+ * @data_size: bytes of records after this header
+ * @seq: sequence number of the subbuffer in its stream, from 0; a gap means
+ *	lost (dropped or overwritten) subbuffers
+ * @dropped: events of the stream dropped, up to the end of this subbuffer,
+ *	because the buffer was full (drop mode)
+ * @overwritten: events of the stream overwritten unread, up to the end of
+ *	this subbuffer (overwrite mode)
+ * @pid: the task running on @cpu when the subbuffer was started
+ * @reserved: zero
+ */
+struct ktrace_subbuf_header {
+	__u32 magic;
+	__u16 version;
+	__u8 channel;
+	__u8 flags;
+	__u32 cpu;
+	__u32 data_size;
+	__u64 seq;
+	__u64 dropped;
+	__u64 overwritten;
+	__s32 pid;
+	__u32 reserved;
+};
+
+/*
+ * Metadata: expanded events of major KTRACE_META_MAJOR on the low-rate
+ * channel, minor one of enum ktrace_meta_type, payload the matching struct.
+ * Names are NUL-padded.  A struct ktrace_meta_event is followed by the
+ * struct ktrace_meta_field records of its fields, in order, and a field of
+ * display KTRACE_DISPLAY_ENUM by the struct ktrace_meta_enum records of its
+ * values.
+ */
+#define KTRACE_META_MAJOR	0
+#define KTRACE_NAME_LEN		32
+
+enum ktrace_meta_type {
+	KTRACE_META_TRACE	= 1,	/* struct ktrace_meta_trace */
+	KTRACE_META_CLOCK	= 2,	/* struct ktrace_meta_clock */
+	KTRACE_META_CHANNEL	= 3,	/* struct ktrace_meta_channel */
+	KTRACE_META_EVENT	= 4,	/* struct ktrace_meta_event */
+	KTRACE_META_FIELD	= 5,	/* struct ktrace_meta_field */
+	KTRACE_META_ENUM	= 6,	/* struct ktrace_meta_enum */
+};
+
+/* struct ktrace_meta_trace.byte_order */
+#define KTRACE_LITTLE_ENDIAN	1
+#define KTRACE_BIG_ENDIAN	2
+
+/**
+ * struct ktrace_meta_trace - the traced machine
+ * @magic: KTRACE_MAGIC
+ * @version: KTRACE_FORMAT_VERSION
+ * @byte_order: KTRACE_LITTLE_ENDIAN or KTRACE_BIG_ENDIAN
+ * @nr_channels: KTRACE_NR_CHANNELS
+ * @nr_cpus: highest possible CPU number + 1
+ * @reserved: zero
+ * @release: utsname release, as uname -r prints it
+ * @machine: utsname machine, as uname -m prints it
+ * @nodename: utsname nodename, as uname -n prints it
+ * @pad: zero, to a multiple of 8 bytes
+ */
+struct ktrace_meta_trace {
+	__u32 magic;
+	__u16 version;
+	__u8 byte_order;
+	__u8 nr_channels;
+	__u32 nr_cpus;
+	__u32 reserved;
+	char release[65];
+	char machine[65];
+	char nodename[65];
+	char pad[5];
+};
+
+/**
+ * struct ktrace_meta_clock - how to turn clock values into times
+ * @freq_hz: counts per second of the raw clock
+ * @shift: traced clock values are the raw clock shifted right by this
+ * @reserved: zero
+ * @ref_clock: the shifted clock at a reference instant
+ * @ref_mono_ns: CLOCK_MONOTONIC at that instant, in nanoseconds
+ * @ref_real_ns: CLOCK_REALTIME at that instant, in nanoseconds
+ * @name: the raw clock: "tsc" or "mono"
+ *
+ * A clock value c is at CLOCK_MONOTONIC
+ * ref_mono_ns + (c - ref_clock) * 2^shift * 10^9 / freq_hz.  A new record
+ * follows a clock change; it applies to the timestamp records after it.
+ */
+struct ktrace_meta_clock {
+	__u64 freq_hz;
+	__u32 shift;
+	__u32 reserved;
+	__u64 ref_clock;
+	__u64 ref_mono_ns;
+	__u64 ref_real_ns;
+	char name[16];
+};
+
+/* struct ktrace_meta_channel.mode */
+enum ktrace_mode {
+	KTRACE_MODE_DROP	= 0,	/* when full, drop new events */
+	KTRACE_MODE_OVERWRITE	= 1,	/* when full, overwrite the oldest */
+};
+
+/**
+ * struct ktrace_meta_channel - one channel
+ * @channel: enum ktrace_channel_id
+ * @mode: enum ktrace_mode of this channel in this trace
+ * @reserved: zero
+ * @subbuf_size: bytes per subbuffer, header included
+ * @n_subbufs: subbuffers per CPU
+ * @name: "high", "medium" or "low"
+ */
+struct ktrace_meta_channel {
+	__u8 channel;
+	__u8 mode;
+	__u16 reserved;
+	__u32 subbuf_size;
+	__u32 n_subbufs;
+	char name[KTRACE_NAME_LEN];
+};
+
+/* struct ktrace_meta_event.kind */
+#define KTRACE_EVENT_COMPACT	0
+#define KTRACE_EVENT_EXPANDED	1
+
+/**
+ * struct ktrace_meta_event - one event
+ * @channel: enum ktrace_channel_id
+ * @kind: KTRACE_EVENT_COMPACT or KTRACE_EVENT_EXPANDED
+ * @id: compact id (0..KTRACE_ID_COMPACT_MAX); KTRACE_ID_EXPANDED otherwise
+ * @major: expanded events: the major; 0 for compact events
+ * @minor: expanded events: the minor; 0 for compact events
+ * @nr_fields: number of struct ktrace_meta_field records that follow
+ * @reserved: zero
+ * @group: the event's group, as in events/GROUP/NAME
+ * @name: the event's name
+ */
+struct ktrace_meta_event {
+	__u8 channel;
+	__u8 kind;
+	__u8 id;
+	__u8 major;
+	__u8 minor;
+	__u8 nr_fields;
+	__u16 reserved;
+	char group[KTRACE_NAME_LEN];
+	char name[KTRACE_NAME_LEN];
+};
+
+/* struct ktrace_meta_field.display */
+enum ktrace_display {
+	KTRACE_DISPLAY_DEC	= 0,	/* decimal */
+	KTRACE_DISPLAY_HEX	= 1,	/* 0x-prefixed hexadecimal */
+	KTRACE_DISPLAY_PID	= 2,	/* a pid, named from the trace */
+	KTRACE_DISPLAY_ENUM	= 3,	/* a value of the struct ktrace_meta_enum list */
+	KTRACE_DISPLAY_STRING	= 4,	/* NUL-terminated or field-sized text */
+	KTRACE_DISPLAY_SYMBOL	= 5,	/* a kernel text address */
+	KTRACE_DISPLAY_DEV	= 6,	/* a dev_t, as major:minor */
+};
+
+/* struct ktrace_meta_field.flags */
+#define KTRACE_FIELD_SIGNED	(1U << 0)
+
+/**
+ * struct ktrace_meta_field - one field of the event before it
+ * @offset: compact events: first bit in the payload (0 is the least
+ *	significant); expanded events: byte offset in the payload
+ * @size: compact events: width in bits, 1..32; expanded events: size in
+ *	bytes (1, 2, 4 or 8 for numbers; any for strings, 0 for "to the end")
+ * @display: enum ktrace_display
+ * @flags: KTRACE_FIELD_*
+ * @nr_values: KTRACE_DISPLAY_ENUM: number of struct ktrace_meta_enum that
+ *	follow
+ * @name: the field's name, as in key=value
+ */
+struct ktrace_meta_field {
+	__u16 offset;
+	__u16 size;
+	__u8 display;
+	__u8 flags;
+	__u16 nr_values;
+	char name[KTRACE_NAME_LEN];
+};
+
+/**
+ * struct ktrace_meta_enum - one named value of the enum field before it
+ * @value_lo: the value, low 32 bits
+ * @value_hi: the value, high 32 bits
+ * @name: its name
+ */
+struct ktrace_meta_enum {
+	__u32 value_lo;
+	__u32 value_hi;
+	char name[KTRACE_NAME_LEN];
+};
+
+#endif /* _UAPI_LINUX_KTRACE_H */

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace per-CPU buffers: lockless reservation over relay's memory.
+ *
+ * relay allocates each CPU's buffer (one vmap'd area of nr subbuffers of
+ * sb_size bytes, both powers of two) and owns the files readers use.  The
+ * writer here owns the write position and the commit counts, and writes
+ * straight into that memory:
+ *
+ *   offset:  | sb 0 | sb 1 | ... | sb nr-1 | sb nr (slot 0 again) | ...
+ *            ^ header, timestamp record, records ..., padding
+ *
+ * Reservation is a local_cmpxchg() loop on buf->offset (LTTng style): no
+ * lock, no IRQ disabling, no allocation.  A writer interrupted anywhere in
+ * the loop by a nested writer (softirq, hardirq, NMI) sees its cmpxchg fail
+ * and retries with a fresh clock value, so records appear in a buffer in
+ * clock order.  A writer interrupted between its reservation and its
+ * commit simply commits later: a subbuffer is complete when its commit
+ * count reaches sb_size, whatever the order of the commits.
+ *
+ * The writer that starts a subbuffer writes its header and first timestamp
+ * record; the writer that moves past the end of one writes its data size
+ * and loss counts into its header and commits the unused end as padding.
+ * Records never fill a subbuffer to the last byte, so that the writer that
+ * switches is always the one that closes it.
+ *
+ * Completed subbuffers are handed to relay's reader bookkeeping (produced
+ * count, padding, reader wakeup) by ktrace_deliver(), an irq_work on the
+ * buffer's CPU, never inside the write path: relay's state is not
+ * reentrant, and an NMI writer must never touch it.  relay's current
+ * subbuffer is always the first one not delivered, with relay's offset at
+ * zero, so readers only ever see fully committed subbuffers.
+ *
+ * When full, drop mode refuses the record and counts it; overwrite mode
+ * reuses the oldest subbuffer, counting its events as overwritten unless
+ * a reader consumed it.  A subbuffer that a nested writer has not finished
+ * committing is never reused: the record is dropped instead.
+ */
+#include <linux/align.h>
+#include <linux/log2.h>
+#include <linux/relay.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <kunit/visibility.h>
+
+#include "buffer.h"
+#include "ktrace_internal.h"
+
+static __always_inline u64 ktrace_buf_clock(struct ktrace_buf *buf)
+{
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(buf->clock_override))
+		return READ_ONCE(*buf->clock_override);
+	return ktrace_clock_read();
+}
+
+/* Subbuffers the reader has consumed: relay's count, or the tests'. */
+static __always_inline unsigned long ktrace_buf_consumed(struct ktrace_buf *buf)
+{
+	return buf->rbuf ? READ_ONCE(buf->rbuf->subbufs_consumed) :
+			   READ_ONCE(buf->consumed);
+}
+
+static __always_inline void *ktrace_buf_ptr(struct ktrace_buf *buf,
+					    unsigned long offset)
+{
+	unsigned long ring = 1UL << (buf->sb_shift + buf->nr_shift);
+
+	return buf->start + (offset & (ring - 1));
+}
+
+/* Add committed bytes to a slot; queue delivery when the slot completes. */
+static __always_inline void ktrace_buf_commit_bytes(struct ktrace_buf *buf,
+						    unsigned long slot,
+						    unsigned long bytes)
+{
+	unsigned long sb_mask = (1UL << buf->sb_shift) - 1;
+
+	/* The data before the count: delivery trusts what the count covers. */
+	smp_wmb();
+	if (!(local_add_return(bytes, &buf->commit[slot]) & sb_mask))
+		irq_work_queue(&buf->deliver_work);
+}
+
+/*
+ * Start subbuffer number sb at offset begin: header and timestamp record.
+ * In overwrite mode the slot's previous use is gone now; its events are
+ * lost unless a reader consumed it.
+ */
+static void ktrace_begin_subbuf(struct ktrace_buf *buf, unsigned long begin,
+				u64 clock)
+{
+	unsigned long sb = begin >> buf->sb_shift;
+	unsigned long nr = 1UL << buf->nr_shift;
+	unsigned long slot = sb & (nr - 1);
+	struct ktrace_subbuf_header *h = ktrace_buf_ptr(buf, begin);
+
+	if (sb >= nr && sb - nr >= ktrace_buf_consumed(buf))
+		local_add(local_read(&buf->sb_events[slot]), &buf->overwritten);
+	local_set(&buf->sb_events[slot], 0);
+
+	h->magic = KTRACE_MAGIC;
+	h->version = KTRACE_FORMAT_VERSION;
+	h->channel = buf->channel;
+	h->flags = buf->overwrite ? KTRACE_SUBBUF_OVERWRITE : 0;
+	h->cpu = buf->cpu;
+	h->data_size = 0;
+	h->seq = sb;
+	h->dropped = 0;
+	h->overwritten = 0;
+	h->pid = task_pid_nr(current);
+	h->reserved = 0;
+	ktrace_put_timestamp(h + 1, clock);
+	local_inc(&buf->timestamps);
+	ktrace_buf_commit_bytes(buf, slot, KTRACE_SUBBUF_START);
+}
+
+/* Close the subbuffer whose data ends at end (not a subbuffer boundary). */
+static void ktrace_end_subbuf(struct ktrace_buf *buf, unsigned long end)
+{
+	unsigned long sb_size = 1UL << buf->sb_shift;
+	unsigned long used = end & (sb_size - 1);
+	unsigned long slot = (end >> buf->sb_shift) & ((1UL << buf->nr_shift) - 1);
+	struct ktrace_subbuf_header *h = ktrace_buf_ptr(buf, end & ~(sb_size - 1));
+
+	h->data_size = used - sizeof(*h);
+	h->dropped = local_read(&buf->dropped);
+	h->overwritten = local_read(&buf->overwritten);
+	ktrace_buf_commit_bytes(buf, slot, sb_size - used);
+}
+
+/**
+ * ktrace_reserve() - reserve space for a record
+ * @buf: this CPU's buffer of the channel
+ * @len: bytes of the record, a multiple of 4
+ * @ctx: the reservation, filled in
+ *
+ * Call with preemption disabled, on the CPU @buf belongs to; any context,
+ * NMI included.  A timestamp record is written first if the clock needs
+ * one.  Must be paired with ktrace_commit(), unless it fails.
+ *
+ * Return: 0, with @ctx->data where the record goes; -ENOBUFS if the buffer
+ * is full (drop mode) or its oldest subbuffer is still being written
+ * (overwrite mode); -E2BIG if the record cannot fit in a subbuffer.  A
+ * refused record is counted as dropped.
+ */
+int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
+		   struct ktrace_ctx *ctx)
+{
+	unsigned long sb_size = 1UL << buf->sb_shift;
+	unsigned long nr = 1UL << buf->nr_shift;
+	unsigned long old, new, begin = 0, pos, ts, sb;
+	bool new_sb;
+	u64 clock;
+
+	do {
+		old = local_read(&buf->offset);
+		clock = ktrace_buf_clock(buf);
+		pos = old & (sb_size - 1);
+		ts = ktrace_clock_needs_timestamp(READ_ONCE(buf->last_clock), clock) ?
+		     sizeof(struct ktrace_timestamp) : 0;
+		new_sb = !pos || pos + ts + len >= sb_size;
+		if (!new_sb) {
+			/* The common case: it fits in the current subbuffer. */
+			new = old + ts + len;
+			continue;
+		}
+		/* A new subbuffer: at old, or after padding out the current. */
+		begin = pos ? ALIGN(old, sb_size) : old;
+		if (KTRACE_SUBBUF_START + len >= sb_size)
+			goto too_big;
+		sb = begin >> buf->sb_shift;
+		if (!buf->overwrite) {
+			if (sb - ktrace_buf_consumed(buf) >= nr)
+				goto full;
+		} else if (sb >= nr &&
+			   local_read(&buf->commit[sb & (nr - 1)]) !=
+			   (sb >> buf->nr_shift) << buf->sb_shift) {
+			/* The oldest subbuffer's last writer has not committed. */
+			goto full;
+		}
+		ts = 0;
+		new = begin + KTRACE_SUBBUF_START + len;
+	} while (local_cmpxchg(&buf->offset, old, new) != old);
+
+	if (new_sb) {
+		if (pos)
+			ktrace_end_subbuf(buf, old);
+		ktrace_begin_subbuf(buf, begin, clock);
+	}
+	WRITE_ONCE(buf->last_clock, clock);
+
+	ctx->buf = buf;
+	ctx->clock = clock;
+	ctx->slot = ((new - len) >> buf->sb_shift) & (nr - 1);
+	ctx->size = ts + len;
+	ctx->data = ktrace_buf_ptr(buf, new - len);
+	if (ts) {
+		ktrace_put_timestamp(ctx->data - ts, clock);
+		local_inc(&buf->timestamps);
+	}
+	local_inc(&buf->sb_events[ctx->slot]);
+	local_inc(&buf->events);
+	local_add(ts + len, &buf->bytes);
+	return 0;
+
+too_big:
+	local_inc(&buf->dropped);
+	return -E2BIG;
+full:
+	local_inc(&buf->dropped);
+	return -ENOBUFS;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_reserve);
+
+/**
+ * ktrace_commit() - commit a reserved record
+ * @ctx: the reservation of ktrace_reserve()
+ *
+ * The record must have been written; readers may see it from now on.
+ */
+void ktrace_commit(struct ktrace_ctx *ctx)
+{
+	ktrace_buf_commit_bytes(ctx->buf, ctx->slot, ctx->size);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_commit);
+
+/*
+ * Hand completed subbuffers to relay, in order.  Runs in irq_work on the
+ * buffer's CPU, or from ktrace_buf_sync() once writers are stopped.
+ */
+static void ktrace_deliver(struct ktrace_buf *buf)
+{
+	unsigned long nr_mask = (1UL << buf->nr_shift) - 1;
+
+	for (;;) {
+		unsigned long sb = buf->delivered;
+		unsigned long full = ((sb >> buf->nr_shift) + 1) << buf->sb_shift;
+		struct ktrace_subbuf_header *h;
+
+		if ((long)(local_read(&buf->commit[sb & nr_mask]) - full) < 0)
+			break;
+		h = ktrace_buf_ptr(buf, sb << buf->sb_shift);
+		if (buf->rbuf) {
+			buf->rbuf->offset = sizeof(*h) + h->data_size;
+			relay_switch_subbuf(buf->rbuf, 0);
+		}
+		buf->delivered = sb + 1;
+	}
+}
+
+static void ktrace_deliver_work(struct irq_work *work)
+{
+	ktrace_deliver(container_of(work, struct ktrace_buf, deliver_work));
+}
+
+/**
+ * ktrace_buf_create() - set up the writer's state over a buffer memory
+ * @start: the buffer memory, @nr_subbufs * @sb_size bytes
+ * @rbuf: relay's buffer over @start, or %NULL (tests)
+ * @channel: enum ktrace_channel_id, for the headers
+ * @cpu: the CPU of the buffer
+ * @sb_size: bytes per subbuffer, a power of two
+ * @nr_subbufs: number of subbuffers, a power of two, at least 2
+ * @overwrite: overwrite rather than drop when full
+ *
+ * Return: the buffer, or an ERR_PTR(): -EINVAL for bad sizes, -ENOMEM.
+ */
+struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
+				     u8 channel, unsigned int cpu,
+				     size_t sb_size, size_t nr_subbufs,
+				     bool overwrite)
+{
+	struct ktrace_buf *buf;
+
+	if (!is_power_of_2(sb_size) || !is_power_of_2(nr_subbufs) ||
+	    nr_subbufs < 2 || sb_size < 2 * KTRACE_SUBBUF_START)
+		return ERR_PTR(-EINVAL);
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->commit = kcalloc(nr_subbufs, sizeof(*buf->commit), GFP_KERNEL);
+	if (!buf->commit)
+		goto free_buf;
+	buf->sb_events = kcalloc(nr_subbufs, sizeof(*buf->sb_events), GFP_KERNEL);
+	if (!buf->sb_events)
+		goto free_commit;
+
+	buf->start = start;
+	buf->rbuf = rbuf;
+	buf->channel = channel;
+	buf->cpu = cpu;
+	buf->overwrite = overwrite;
+	buf->sb_shift = ilog2(sb_size);
+	buf->nr_shift = ilog2(nr_subbufs);
+	init_irq_work(&buf->deliver_work, ktrace_deliver_work);
+	return buf;
+
+free_commit:
+	kfree(buf->commit);
+free_buf:
+	kfree(buf);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_create);
+
+/**
+ * ktrace_buf_destroy() - free the writer's state
+ * @buf: the buffer, with no writer left
+ */
+void ktrace_buf_destroy(struct ktrace_buf *buf)
+{
+	if (!buf)
+		return;
+	irq_work_sync(&buf->deliver_work);
+	kfree(buf->sb_events);
+	kfree(buf->commit);
+	kfree(buf);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_destroy);
+
+/**
+ * ktrace_buf_flush() - close the current subbuffer
+ * @buf: the buffer
+ *
+ * Call on the buffer's CPU with preemption disabled once writers are
+ * stopped, or anywhere if no writer is possible (an offline CPU).  A
+ * subbuffer that holds nothing but its header and timestamp stays open.
+ * ktrace_buf_sync() then waits for the delivery.
+ */
+void ktrace_buf_flush(struct ktrace_buf *buf)
+{
+	unsigned long sb_size = 1UL << buf->sb_shift;
+	unsigned long old, pos;
+
+	do {
+		old = local_read(&buf->offset);
+		pos = old & (sb_size - 1);
+		if (pos <= KTRACE_SUBBUF_START)
+			break;
+	} while (local_cmpxchg(&buf->offset, old, ALIGN(old, sb_size)) != old);
+
+	if (pos > KTRACE_SUBBUF_START)
+		ktrace_end_subbuf(buf, old);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_flush);
+
+/**
+ * ktrace_buf_sync() - deliver every completed subbuffer
+ * @buf: the buffer, its writers stopped
+ *
+ * Process context.  Waits for a pending delivery, then delivers what is
+ * left (a queued irq_work never runs on an offline CPU).
+ */
+void ktrace_buf_sync(struct ktrace_buf *buf)
+{
+	irq_work_sync(&buf->deliver_work);
+	ktrace_deliver(buf);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_sync);
+
+/**
+ * ktrace_buf_stats() - read a buffer's counters
+ * @buf: the buffer
+ * @st: the counters
+ */
+void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st)
+{
+	st->events = local_read(&buf->events);
+	st->bytes = local_read(&buf->bytes);
+	st->dropped = local_read(&buf->dropped);
+	st->overwritten = local_read(&buf->overwritten);
+	st->timestamps = local_read(&buf->timestamps);
+	st->subbufs = READ_ONCE(buf->delivered);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_stats);

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktrace per-CPU buffers: lockless reservation over relay's memory.
+ *
+ * See buffer.c for the design.  A writer does
+ *
+ *	struct ktrace_ctx ctx;
+ *
+ *	if (!ktrace_reserve(buf, len, &ctx)) {
+ *		... write len bytes at ctx.data, with clock ctx.clock ...
+ *		ktrace_commit(&ctx);
+ *	}
+ *
+ * with preemption disabled, from any context including NMI.
+ */
+#ifndef _KTRACE_BUFFER_H
+#define _KTRACE_BUFFER_H
+
+#include <linux/irq_work.h>
+#include <linux/types.h>
+#include <asm/local.h>
+
+#include "format.h"
+
+struct rchan;
+struct rchan_buf;
+
+/**
+ * struct ktrace_buf_stats - what one CPU's buffer of a channel counts
+ * @events: events reserved (and so, written)
+ * @bytes: bytes of records reserved, with the timestamp records written
+ *	inline (not the header and timestamp that start each subbuffer)
+ * @dropped: events refused: buffer full in drop mode, or too deep nesting
+ * @overwritten: events lost unread to overwrite mode
+ * @timestamps: timestamp records written
+ * @subbufs: subbuffers completed and handed to relay
+ */
+struct ktrace_buf_stats {
+	u64 events;
+	u64 bytes;
+	u64 dropped;
+	u64 overwritten;
+	u64 timestamps;
+	u64 subbufs;
+};
+
+/**
+ * struct ktrace_buf - one CPU's buffer of one channel
+ * @offset: the write position, in bytes since the buffer was created,
+ *	over all subbuffers: subbuffer number offset >> sb_shift, at byte
+ *	offset & (sb_size - 1) of it
+ * @commit: per subbuffer slot, bytes committed over all its uses; use u
+ *	of a slot is complete when it reaches (u + 1) * sb_size
+ * @sb_events: per subbuffer slot, events reserved in its current use
+ * @last_clock: clock of the last record reserved, to decide on timestamp
+ *	records
+ * @events: see struct ktrace_buf_stats, and the same for the rest
+ * @bytes: see struct ktrace_buf_stats
+ * @dropped: see struct ktrace_buf_stats
+ * @overwritten: see struct ktrace_buf_stats
+ * @timestamps: see struct ktrace_buf_stats
+ * @delivered: subbuffers handed to relay; only ktrace_deliver() touches it
+ * @consumed: without relay (tests): subbuffers the reader consumed
+ * @deliver_work: runs ktrace_deliver() on this CPU
+ * @start: the buffer memory (relay's vmap'd area)
+ * @rbuf: relay's buffer, for its reader bookkeeping
+ * @overwrite: overwrite (flight recorder) rather than drop when full
+ * @channel: enum ktrace_channel_id, for the subbuffer headers
+ * @cpu: the CPU this buffer belongs to
+ * @sb_shift: log2 of the subbuffer size
+ * @nr_shift: log2 of the number of subbuffers
+ * @clock_override: KUnit only: read the clock from here when set
+ */
+struct ktrace_buf {
+	local_t offset;
+	local_t *commit;
+	local_t *sb_events;
+	unsigned long last_clock;
+	local_t events;
+	local_t bytes;
+	local_t dropped;
+	local_t overwritten;
+	local_t timestamps;
+	unsigned long delivered;
+	unsigned long consumed;
+	struct irq_work deliver_work;
+	void *start;
+	struct rchan_buf *rbuf;
+	bool overwrite;
+	u8 channel;
+	int cpu;
+	unsigned int sb_shift;
+	unsigned int nr_shift;
+	u64 *clock_override;
+};
+
+/**
+ * struct ktrace_ctx - a reservation
+ * @buf: the buffer
+ * @data: where the caller writes its record
+ * @clock: the clock value the record carries
+ * @slot: the subbuffer slot of the record
+ * @size: bytes to commit: the record and its timestamp record, if any
+ */
+struct ktrace_ctx {
+	struct ktrace_buf *buf;
+	void *data;
+	u64 clock;
+	unsigned long slot;
+	unsigned long size;
+};
+
+/* The subbuffer header and the timestamp record that starts every subbuffer. */
+#define KTRACE_SUBBUF_START \
+	(sizeof(struct ktrace_subbuf_header) + sizeof(struct ktrace_timestamp))
+
+int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
+		   struct ktrace_ctx *ctx);
+void ktrace_commit(struct ktrace_ctx *ctx);
+
+struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
+				     u8 channel, unsigned int cpu,
+				     size_t sb_size, size_t nr_subbufs,
+				     bool overwrite);
+void ktrace_buf_destroy(struct ktrace_buf *buf);
+void ktrace_buf_flush(struct ktrace_buf *buf);
+void ktrace_buf_sync(struct ktrace_buf *buf);
+void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st);
+
+#endif /* _KTRACE_BUFFER_H */

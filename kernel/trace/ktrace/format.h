@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Encoding and decoding of ktrace records (include/uapi/linux/ktrace.h).
+ *
+ * The encoders are what the write path inlines.  The decoder is what the
+ * ascii pipe, the panic dump and the tests use: it trusts nothing it reads,
+ * so a corrupt subbuffer gives an error, never an access out of bounds.
+ */
+#ifndef _KTRACE_FORMAT_H
+#define _KTRACE_FORMAT_H
+
+#include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/wordpart.h>
+#include <uapi/linux/ktrace.h>
+
+/* The ABI: sizes that decoders elsewhere rely on. */
+static_assert(sizeof(struct ktrace_compact) == 8);
+static_assert(sizeof(struct ktrace_expanded) == 8);
+static_assert(sizeof(struct ktrace_timestamp) == 12);
+static_assert(sizeof(struct ktrace_subbuf_header) == 48);
+static_assert(sizeof(struct ktrace_meta_trace) == 216);
+static_assert(sizeof(struct ktrace_meta_clock) == 56);
+static_assert(sizeof(struct ktrace_meta_channel) == 44);
+static_assert(sizeof(struct ktrace_meta_event) == 72);
+static_assert(sizeof(struct ktrace_meta_field) == 40);
+static_assert(sizeof(struct ktrace_meta_enum) == 40);
+
+/*
+ * A record needs a timestamp record before it when its clock differs from
+ * the previous record's above the low KTRACE_CLOCK_BITS bits.
+ */
+static inline bool ktrace_clock_needs_timestamp(u64 last, u64 now)
+{
+	return (last ^ now) >> KTRACE_CLOCK_BITS;
+}
+
+static inline void ktrace_put_compact(void *p, unsigned int id, u64 clock,
+				      u32 payload)
+{
+	struct ktrace_compact rec = {
+		.header = KTRACE_HEADER(id, clock),
+		.payload = payload,
+	};
+
+	memcpy(p, &rec, sizeof(rec));
+}
+
+static inline void ktrace_put_timestamp(void *p, u64 clock)
+{
+	struct ktrace_timestamp rec = {
+		.header = KTRACE_HEADER(KTRACE_ID_TIMESTAMP, clock),
+		.clock_lo = lower_32_bits(clock),
+		.clock_hi = upper_32_bits(clock),
+	};
+
+	memcpy(p, &rec, sizeof(rec));
+}
+
+/*
+ * Writes the head and zeroes the padding; the caller copies the payload
+ * after it, over the padding's first bytes.
+ */
+static inline void ktrace_put_expanded(void *p, u64 clock, u8 major, u8 minor,
+				       u16 length)
+{
+	struct ktrace_expanded rec = {
+		.header = KTRACE_HEADER(KTRACE_ID_EXPANDED, clock),
+		.major = major,
+		.minor = minor,
+		.length = length,
+	};
+	size_t padded = KTRACE_EXPANDED_SIZE(length) - sizeof(rec);
+
+	memcpy(p, &rec, sizeof(rec));
+	if (padded != length)
+		memset(p + sizeof(rec) + padded - 4, 0, 4);
+}
+
+/**
+ * struct ktrace_record - one decoded record
+ * @id: the record id of the header word
+ * @clock: the full shifted clock of the record
+ * @payload: compact events: the 32-bit payload
+ * @major: expanded events: the major
+ * @minor: expanded events: the minor
+ * @length: expanded events: payload bytes
+ * @data: expanded events: the payload, inside the decoded buffer
+ * @size: bytes the record takes in the stream
+ */
+struct ktrace_record {
+	unsigned int id;
+	u64 clock;
+	u32 payload;
+	u8 major;
+	u8 minor;
+	u16 length;
+	const void *data;
+	size_t size;
+};
+
+int ktrace_decode_record(const void *buf, size_t avail, u64 *clock,
+			 struct ktrace_record *rec);
+
+#endif /* _KTRACE_FORMAT_H */

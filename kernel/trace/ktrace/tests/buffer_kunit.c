@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the ktrace per-CPU buffer: subbuffer layout, switches,
+ * a writer nested between the reservation and the commit of another,
+ * exact drop and overwrite accounting, and a flight-recorder wrap decoded
+ * from the newest subbuffers alone.  The buffers here have no relay
+ * channel and a simulated clock.
+ */
+#include <kunit/test.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+
+#include "buffer.h"
+
+#define SB_SIZE		256
+#define NR_SUBBUFS	4
+/* Compact events per subbuffer: 8-byte records after the 60-byte start,
+ * never filling the subbuffer to its last byte.
+ */
+#define PER_SUBBUF	((SB_SIZE - KTRACE_SUBBUF_START - 1) / 8)
+
+struct tbuf {
+	struct ktrace_buf *buf;
+	void *mem;
+	u64 clock;
+};
+
+static void tbuf_destroy(void *p)
+{
+	ktrace_buf_destroy(p);
+}
+
+static struct tbuf *tbuf_create(struct kunit *test, bool overwrite)
+{
+	struct tbuf *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->mem = kunit_kzalloc(test, SB_SIZE * NR_SUBBUFS, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->mem);
+	t->buf = ktrace_buf_create(t->mem, NULL, KTRACE_CHANNEL_MEDIUM, 3,
+				   SB_SIZE, NR_SUBBUFS, overwrite);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t->buf));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tbuf_destroy, t->buf), 0);
+	t->clock = 1000;
+	t->buf->clock_override = &t->clock;
+	return t;
+}
+
+/* One compact event with payload p, the clock advanced by step first. */
+static int put(struct tbuf *t, u32 p, u64 step)
+{
+	struct ktrace_ctx ctx;
+	int ret;
+
+	t->clock += step;
+	preempt_disable();
+	ret = ktrace_reserve(t->buf, 8, &ctx);
+	if (!ret) {
+		ktrace_put_compact(ctx.data, p % (KTRACE_ID_COMPACT_MAX + 1), ctx.clock, p);
+		ktrace_commit(&ctx);
+	}
+	preempt_enable();
+	return ret;
+}
+
+static void flush(struct tbuf *t)
+{
+	preempt_disable();
+	ktrace_buf_flush(t->buf);
+	preempt_enable();
+	ktrace_buf_sync(t->buf);
+}
+
+struct decoded {
+	u64 seq;
+	unsigned int nr;
+	u32 payload[SB_SIZE / 8];
+	u64 clock[SB_SIZE / 8];
+};
+
+/*
+ * Decode the subbuffer in slot on its own: a valid header, a timestamp
+ * record first, then compact events only.
+ */
+static void decode_slot(struct kunit *test, struct tbuf *t, unsigned int slot,
+			struct decoded *d)
+{
+	const struct ktrace_subbuf_header *h = t->mem + slot * SB_SIZE;
+	const void *p = h + 1;
+	struct ktrace_record rec;
+	size_t pos = 0;
+	u64 clock = 0;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, h->magic, KTRACE_MAGIC);
+	KUNIT_EXPECT_EQ(test, h->version, KTRACE_FORMAT_VERSION);
+	KUNIT_EXPECT_EQ(test, h->channel, KTRACE_CHANNEL_MEDIUM);
+	KUNIT_EXPECT_EQ(test, h->cpu, 3);
+	KUNIT_EXPECT_EQ(test, h->flags, t->buf->overwrite ? KTRACE_SUBBUF_OVERWRITE : 0);
+	KUNIT_ASSERT_LE(test, h->data_size, SB_SIZE - sizeof(*h));
+	d->seq = h->seq;
+	d->nr = 0;
+
+	ret = ktrace_decode_record(p, h->data_size, &clock, &rec);
+	KUNIT_ASSERT_EQ(test, ret, (int)sizeof(struct ktrace_timestamp));
+	KUNIT_ASSERT_EQ(test, rec.id, KTRACE_ID_TIMESTAMP);
+	pos = ret;
+	while ((ret = ktrace_decode_record(p + pos, h->data_size - pos, &clock, &rec)) > 0) {
+		pos += ret;
+		if (rec.id == KTRACE_ID_TIMESTAMP)
+			continue;
+		KUNIT_ASSERT_LE(test, rec.id, KTRACE_ID_COMPACT_MAX);
+		d->payload[d->nr] = rec.payload;
+		d->clock[d->nr] = rec.clock;
+		d->nr++;
+	}
+	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
+}
+
+static void buffer_layout_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct ktrace_buf_stats st;
+	struct decoded d;
+	unsigned int i;
+
+	for (i = 0; i < 10; i++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 3), 0);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.subbufs, 0);	/* nothing complete yet */
+	flush(t);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.subbufs, 1);
+	KUNIT_EXPECT_EQ(test, st.events, 10);
+	KUNIT_EXPECT_EQ(test, st.timestamps, 1);
+	KUNIT_EXPECT_EQ(test, st.bytes, 80);
+	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+
+	decode_slot(test, t, 0, &d);
+	KUNIT_EXPECT_EQ(test, d.seq, 0);
+	KUNIT_ASSERT_EQ(test, d.nr, 10);
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_EQ(test, d.payload[i], i);
+		KUNIT_EXPECT_EQ(test, d.clock[i], 1003 + 3 * i);
+	}
+	/* Flushing an empty buffer changes nothing. */
+	flush(t);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.subbufs, 1);
+}
+
+/* The reader: consume every delivered subbuffer, checking its events. */
+static void consume(struct kunit *test, struct tbuf *t, u64 *seq,
+		    unsigned int *seen, const u64 *clocks)
+{
+	struct decoded d;
+	unsigned int i;
+
+	ktrace_buf_sync(t->buf);
+	while (t->buf->consumed < t->buf->delivered) {
+		decode_slot(test, t, t->buf->consumed % NR_SUBBUFS, &d);
+		KUNIT_ASSERT_EQ(test, d.seq, (*seq)++);
+		KUNIT_ASSERT_GT(test, d.nr, 0);
+		for (i = 0; i < d.nr; i++, (*seen)++) {
+			KUNIT_ASSERT_EQ(test, d.payload[i], *seen);
+			KUNIT_ASSERT_EQ(test, d.clock[i], clocks[*seen]);
+		}
+		t->buf->consumed++;
+	}
+}
+
+/*
+ * Drop mode with a reader that keeps up: 1000 events over 40-odd
+ * subbuffers, with clock steps that cross the 27-bit range; each subbuffer
+ * decodes alone, in sequence, to exactly the events written.
+ */
+static void buffer_switch_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct ktrace_buf_stats st;
+	u64 *clocks = kunit_kmalloc_array(test, 1000, sizeof(u64), GFP_KERNEL);
+	unsigned int i, seen = 0;
+	u64 seq = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, clocks);
+	for (i = 0; i < 1000; i++) {
+		KUNIT_ASSERT_EQ(test, put(t, i, i % 97 ? 5 : 1ULL << KTRACE_CLOCK_BITS), 0);
+		clocks[i] = t->clock;
+		consume(test, t, &seq, &seen, clocks);
+	}
+	flush(t);
+	consume(test, t, &seq, &seen, clocks);
+	KUNIT_EXPECT_EQ(test, seen, 1000);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.events, 1000);
+	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+	KUNIT_EXPECT_EQ(test, st.subbufs, seq);
+	/* One per subbuffer, and one per step of 2^27 inside a subbuffer. */
+	KUNIT_EXPECT_GT(test, st.timestamps, st.subbufs + 5);
+}
+
+/*
+ * A writer interrupted between its reservation and its commit, at the end
+ * of a subbuffer: the nested writer switches to the next subbuffer, but
+ * the first stays undelivered until the interrupted writer commits.
+ */
+static void buffer_nesting_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct ktrace_ctx outer;
+	struct decoded d;
+	unsigned int i;
+
+	for (i = 0; i < PER_SUBBUF - 1; i++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 1), 0);
+
+	t->clock += 1;
+	preempt_disable();
+	KUNIT_ASSERT_EQ(test, ktrace_reserve(t->buf, 8, &outer), 0);
+	preempt_enable();
+	/* Interrupted here: the nested writer starts subbuffer 1. */
+	KUNIT_ASSERT_EQ(test, put(t, 1000, 1), 0);
+	ktrace_buf_sync(t->buf);
+	KUNIT_EXPECT_EQ(test, t->buf->delivered, 0);
+
+	ktrace_put_compact(outer.data, 7, outer.clock, 999);
+	preempt_disable();
+	ktrace_commit(&outer);
+	preempt_enable();
+	ktrace_buf_sync(t->buf);
+	KUNIT_EXPECT_EQ(test, t->buf->delivered, 1);
+
+	decode_slot(test, t, 0, &d);
+	KUNIT_ASSERT_EQ(test, d.nr, PER_SUBBUF);
+	KUNIT_EXPECT_EQ(test, d.payload[PER_SUBBUF - 1], 999);
+	KUNIT_EXPECT_EQ(test, d.clock[PER_SUBBUF - 1], outer.clock);
+	flush(t);
+	decode_slot(test, t, 1, &d);
+	KUNIT_EXPECT_EQ(test, d.seq, 1);
+	KUNIT_ASSERT_EQ(test, d.nr, 1);
+	KUNIT_EXPECT_EQ(test, d.payload[0], 1000);
+	KUNIT_EXPECT_GT(test, d.clock[0], outer.clock);
+}
+
+/* Drop mode, no reader: exactly the buffer's capacity is kept. */
+static void buffer_drop_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	unsigned int i, accepted = 0, kept = 0;
+	struct ktrace_buf_stats st;
+	struct decoded d;
+
+	for (i = 0; i < 150; i++)
+		accepted += !put(t, i, 2);
+	flush(t);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, accepted, NR_SUBBUFS * PER_SUBBUF);
+	KUNIT_EXPECT_EQ(test, st.events, accepted);
+	KUNIT_EXPECT_EQ(test, st.dropped, 150 - accepted);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 0);
+	KUNIT_EXPECT_EQ(test, st.subbufs, NR_SUBBUFS);
+	for (i = 0; i < NR_SUBBUFS; i++) {
+		decode_slot(test, t, i, &d);
+		KUNIT_EXPECT_EQ(test, d.seq, i);
+		kept += d.nr;
+	}
+	/* written = read + dropped */
+	KUNIT_EXPECT_EQ(test, kept + st.dropped, 150);
+
+	/* The reader frees two subbuffers: writing resumes. */
+	t->buf->consumed = 2;
+	KUNIT_EXPECT_EQ(test, put(t, 150, 2), 0);
+}
+
+/*
+ * Overwrite mode, no reader: the newest subbuffers alone decode to the
+ * newest events, in order, with their exact clocks; everything else is
+ * counted as overwritten, exactly.
+ */
+static void buffer_overwrite_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, true);
+	unsigned int i, s, kept = 0, first = 0;
+	u64 *clocks = kunit_kmalloc_array(test, 1000, sizeof(u64), GFP_KERNEL);
+	struct decoded *d = kunit_kmalloc_array(test, NR_SUBBUFS, sizeof(*d), GFP_KERNEL);
+	struct ktrace_buf_stats st;
+	u64 min_seq = U64_MAX;
+
+	KUNIT_ASSERT_NOT_NULL(test, clocks);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	for (i = 0; i < 1000; i++) {
+		KUNIT_ASSERT_EQ(test, put(t, i, i % 13 ? 9 : 3ULL << 25), 0);
+		clocks[i] = t->clock;
+	}
+	flush(t);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.events, 1000);
+	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+
+	for (s = 0; s < NR_SUBBUFS; s++) {
+		decode_slot(test, t, s, &d[s]);
+		kept += d[s].nr;
+		min_seq = min(min_seq, d[s].seq);
+	}
+	/* written = kept + overwritten */
+	KUNIT_EXPECT_EQ(test, kept + st.overwritten, 1000);
+	KUNIT_EXPECT_EQ(test, min_seq + NR_SUBBUFS, st.subbufs);
+
+	/* In sequence order, the kept events are the last ones written. */
+	first = 1000 - kept;
+	for (s = 0; s < NR_SUBBUFS; s++) {
+		struct decoded *x = &d[(min_seq + s) % NR_SUBBUFS];
+
+		KUNIT_ASSERT_EQ(test, x->seq, min_seq + s);
+		for (i = 0; i < x->nr; i++, first++) {
+			KUNIT_ASSERT_EQ(test, x->payload[i], first);
+			KUNIT_ASSERT_EQ(test, x->clock[i], clocks[first]);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, first, 1000);
+}
+
+/* Overwrite mode never reuses a subbuffer a writer is still filling. */
+static void buffer_overwrite_pending_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, true);
+	struct ktrace_buf_stats st;
+	struct ktrace_ctx pending;
+	unsigned int i, accepted = 0;
+
+	preempt_disable();
+	KUNIT_ASSERT_EQ(test, ktrace_reserve(t->buf, 8, &pending), 0);
+	preempt_enable();
+	for (i = 0; i < 200; i++)
+		accepted += !put(t, i, 1);
+	/* Slot 0 cannot be reused: the other three and what slot 0 held. */
+	KUNIT_EXPECT_EQ(test, accepted, NR_SUBBUFS * PER_SUBBUF - 1);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.dropped, 200 - accepted);
+
+	ktrace_put_compact(pending.data, 1, pending.clock, 12345);
+	preempt_disable();
+	ktrace_commit(&pending);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, put(t, 200, 1), 0);
+}
+
+static void buffer_too_big_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct ktrace_buf_stats st;
+	struct ktrace_ctx ctx;
+
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, ktrace_reserve(t->buf, SB_SIZE - KTRACE_SUBBUF_START, &ctx),
+			-E2BIG);
+	KUNIT_EXPECT_EQ(test, ktrace_reserve(t->buf, SB_SIZE - KTRACE_SUBBUF_START - 4, &ctx),
+			0);
+	ktrace_commit(&ctx);
+	preempt_enable();
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.dropped, 1);
+	KUNIT_EXPECT_EQ(test, st.events, 1);
+}
+
+static void buffer_create_test(struct kunit *test)
+{
+	static const size_t bad[][2] = {
+		{ 255, 4 }, { 256, 3 }, { 256, 1 }, { 64, 4 }, { 0, 4 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ(test, PTR_ERR(ktrace_buf_create(NULL, NULL, 0, 0, bad[i][0],
+								bad[i][1], false)),
+				-EINVAL);
+}
+
+static struct kunit_case ktrace_buffer_cases[] = {
+	KUNIT_CASE(buffer_create_test),
+	KUNIT_CASE(buffer_layout_test),
+	KUNIT_CASE(buffer_switch_test),
+	KUNIT_CASE(buffer_nesting_test),
+	KUNIT_CASE(buffer_drop_test),
+	KUNIT_CASE(buffer_overwrite_test),
+	KUNIT_CASE(buffer_overwrite_pending_test),
+	KUNIT_CASE(buffer_too_big_test),
+	{}
+};
+
+static struct kunit_suite ktrace_buffer_suite = {
+	.name = "ktrace_buffer",
+	.test_cases = ktrace_buffer_cases,
+};
+
+kunit_test_suite(ktrace_buffer_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ktrace per-CPU buffers");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
