@@ -13,21 +13,36 @@
  *   1
  *   # echo yes > /sys/kernel/debug/ktrace/enable
  *   sh: write error: Invalid argument
+ *   # cat /sys/kernel/debug/ktrace/mode
+ *   drop overwrite [hybrid]
+ *   # echo drop > /sys/kernel/debug/ktrace/mode
+ *   # echo 4096 > /sys/kernel/debug/ktrace/buffer_size_kb
+ *   # echo "before the upgrade" > /sys/kernel/debug/ktrace/mark
+ *   # cat /sys/kernel/debug/ktrace/stats
+ *   cpu0 high events=1200 bytes=9612 dropped=0 overwritten=0 timestamps=3 subbufs=0
+ *   ...
+ *
+ * The binary streams are relay files: high/cpuN, medium/cpuN, low/cpuN.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/ktrace.h>
+#include <linux/relay.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "buffer.h"
 #include "ktrace_internal.h"
 
 /* Longest write any control file accepts, including a trailing newline. */
 #define KTRACE_CTL_MAX	64
 
 static struct dentry *ktrace_dir;
+static struct dentry *ktrace_channel_dirs[KTRACE_NR_CHANNELS];
 
 /**
  * ktrace_ctl_get_user() - copy a control write into a string
@@ -85,14 +100,196 @@ static const struct file_operations enable_fops = {
 	.llseek = default_llseek,
 };
 
+static ssize_t mode_read(struct file *file, char __user *ubuf, size_t cnt,
+			 loff_t *ppos)
+{
+	enum ktrace_trace_mode cur = ktrace_get_mode(), m;
+	char buf[64];
+	int len = 0;
+
+	for (m = 0; m < KTRACE_NR_TRACE_MODES; m++)
+		len += scnprintf(buf + len, sizeof(buf) - len,
+				 m == cur ? "%s[%s]" : "%s%s", m ? " " : "",
+				 ktrace_mode_name(m));
+	len += scnprintf(buf + len, sizeof(buf) - len, "\n");
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+/* One of the mode names; -EINVAL otherwise, -EBUSY while tracing. */
+static ssize_t mode_write(struct file *file, const char __user *ubuf,
+			  size_t cnt, loff_t *ppos)
+{
+	char buf[KTRACE_CTL_MAX];
+	enum ktrace_trace_mode m;
+	char *s;
+	int ret;
+
+	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	for (m = 0; m < KTRACE_NR_TRACE_MODES; m++)
+		if (!strcmp(s, ktrace_mode_name(m)))
+			break;
+	if (m == KTRACE_NR_TRACE_MODES)
+		return -EINVAL;
+	ret = ktrace_set_mode(m);
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations mode_fops = {
+	.open = simple_open,
+	.read = mode_read,
+	.write = mode_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t buffer_size_kb_read(struct file *file, char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%lu\n", ktrace_get_buffer_size_kb());
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+/*
+ * A decimal number of KiB per CPU, rounded up to a power of two; -EINVAL
+ * for anything else or out of range, -EBUSY while tracing.
+ */
+static ssize_t buffer_size_kb_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	char buf[KTRACE_CTL_MAX];
+	unsigned long kb;
+	char *s;
+	int ret;
+
+	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if (kstrtoul(s, 10, &kb))
+		return -EINVAL;
+	ret = ktrace_set_buffer_size_kb(kb);
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations buffer_size_kb_fops = {
+	.open = simple_open,
+	.read = buffer_size_kb_read,
+	.write = buffer_size_kb_write,
+	.llseek = default_llseek,
+};
+
+/* One line per CPU and allocated channel. */
+static int stats_show(struct seq_file *m, void *v)
+{
+	struct ktrace_buf_stats st;
+	unsigned int cpu, ch;
+
+	for_each_possible_cpu(cpu) {
+		for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+			if (!ktrace_channel_stats(ch, cpu, &st))
+				continue;
+			seq_printf(m, "cpu%u %s events=%llu bytes=%llu dropped=%llu overwritten=%llu timestamps=%llu subbufs=%llu\n",
+				   cpu, ktrace_channel_name(ch), st.events,
+				   st.bytes, st.dropped, st.overwritten,
+				   st.timestamps, st.subbufs);
+		}
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+/*
+ * Each write is one annotation, 1 to KTRACE_MARK_MAX bytes, a trailing
+ * newline removed; -EINVAL otherwise, -EAGAIN when not tracing, -ENOBUFS
+ * if the buffer is full.
+ */
+static ssize_t mark_write(struct file *file, const char __user *ubuf,
+			  size_t cnt, loff_t *ppos)
+{
+	size_t len = cnt;
+	char *text;
+	int ret;
+
+	if (!cnt || cnt > KTRACE_MARK_MAX)
+		return -EINVAL;
+	text = memdup_user(ubuf, cnt);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	if (text[len - 1] == '\n')
+		len--;
+	ret = len ? ktrace_mark(text, len) : -EINVAL;
+	kfree(text);
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations mark_fops = {
+	.open = simple_open,
+	.write = mark_write,
+	.llseek = noop_llseek,
+};
+
+/**
+ * ktrace_fs_channel_dir() - the directory of a channel's relay files
+ * @ch: enum ktrace_channel_id
+ *
+ * Return: the dentry, or %NULL if debugfs could not create it.
+ */
+struct dentry *ktrace_fs_channel_dir(unsigned int ch)
+{
+	return IS_ERR_OR_NULL(ktrace_channel_dirs[ch]) ? NULL : ktrace_channel_dirs[ch];
+}
+
+/**
+ * ktrace_fs_create_buf_file() - relay callback: create a CPU's file
+ * @filename: "cpuN"
+ * @parent: the channel's directory
+ * @mode: relay's mode, 0400
+ * @buf: relay's buffer
+ * @is_global: unused: ktrace's channels are per CPU
+ *
+ * Return: the file's dentry.
+ */
+struct dentry *ktrace_fs_create_buf_file(const char *filename,
+					 struct dentry *parent, umode_t mode,
+					 struct rchan_buf *buf, int *is_global)
+{
+	return debugfs_create_file(filename, mode, parent, buf,
+				   &relay_file_operations);
+}
+
+/**
+ * ktrace_fs_remove_buf_file() - relay callback: remove a CPU's file
+ * @dentry: the file
+ *
+ * Return: 0.
+ */
+int ktrace_fs_remove_buf_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
 static int __init ktrace_debugfs_init(void)
 {
+	unsigned int ch;
+
 	/*
 	 * As everywhere in debugfs, failures are not checked: a missing
 	 * control file costs the user the file, not the tracer.
 	 */
 	ktrace_dir = debugfs_create_dir("ktrace", NULL);
 	debugfs_create_file("enable", 0600, ktrace_dir, NULL, &enable_fops);
+	debugfs_create_file("mode", 0600, ktrace_dir, NULL, &mode_fops);
+	debugfs_create_file("buffer_size_kb", 0600, ktrace_dir, NULL,
+			    &buffer_size_kb_fops);
+	debugfs_create_file("stats", 0400, ktrace_dir, NULL, &stats_fops);
+	debugfs_create_file("mark", 0200, ktrace_dir, NULL, &mark_fops);
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
+		ktrace_channel_dirs[ch] = debugfs_create_dir(ktrace_channel_name(ch),
+							     ktrace_dir);
 	return 0;
 }
 fs_initcall(ktrace_debugfs_init);

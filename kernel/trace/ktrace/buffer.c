@@ -31,10 +31,13 @@
  * subbuffer is always the first one not delivered, with relay's offset at
  * zero, so readers only ever see fully committed subbuffers.
  *
- * When full, drop mode refuses the record and counts it; overwrite mode
- * reuses the oldest subbuffer, counting its events as overwritten unless
- * a reader consumed it.  A subbuffer that a nested writer has not finished
- * committing is never reused: the record is dropped instead.
+ * relay's reader shows at most nr - 1 subbuffers: the slot after the last
+ * delivered one is its write position.  So drop mode refuses (and counts)
+ * a record when nr - 1 subbuffers are unread; overwrite mode reuses the
+ * oldest subbuffer, counting its events as overwritten unless a reader
+ * consumed it, and at a stop counts the one relay will not show.  A
+ * subbuffer that a nested writer has not finished committing is never
+ * reused: the record is dropped instead.
  */
 #include <linux/align.h>
 #include <linux/log2.h>
@@ -171,7 +174,8 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 			goto too_big;
 		sb = begin >> buf->sb_shift;
 		if (!buf->overwrite) {
-			if (sb - ktrace_buf_consumed(buf) >= nr)
+			/* relay shows nr - 1 subbuffers: keep no more unread. */
+			if (sb - ktrace_buf_consumed(buf) >= nr - 1)
 				goto full;
 		} else if (sb >= nr &&
 			   local_read(&buf->commit[sb & (nr - 1)]) !=
@@ -205,9 +209,11 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 	return 0;
 
 too_big:
+	local_inc(&buf->events);
 	local_inc(&buf->dropped);
 	return -E2BIG;
 full:
+	local_inc(&buf->events);
 	local_inc(&buf->dropped);
 	return -ENOBUFS;
 }
@@ -355,8 +361,24 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_flush);
  */
 void ktrace_buf_sync(struct ktrace_buf *buf)
 {
+	unsigned long nr = 1UL << buf->nr_shift;
+	unsigned long produced, slot;
+
 	irq_work_sync(&buf->deliver_work);
 	ktrace_deliver(buf);
+	/*
+	 * relay's write position is the slot after the last subbuffer
+	 * delivered, and it never shows that slot to readers.  In overwrite
+	 * mode the slot still holds the oldest complete subbuffer: unless a
+	 * reader consumed it, its events are as lost as if overwritten.
+	 */
+	produced = buf->delivered;
+	slot = produced & (nr - 1);
+	if (buf->overwrite && produced >= nr &&
+	    produced - nr >= ktrace_buf_consumed(buf)) {
+		local_add(local_read(&buf->sb_events[slot]), &buf->overwritten);
+		local_set(&buf->sb_events[slot], 0);
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_sync);
 

@@ -27,7 +27,8 @@ struct rchan_buf;
 
 /**
  * struct ktrace_buf_stats - what one CPU's buffer of a channel counts
- * @events: events reserved (and so, written)
+ * @events: events that reached the buffer: written, or dropped; so
+ *	events = read + dropped + overwritten
  * @bytes: bytes of records reserved, with the timestamp records written
  *	inline (not the header and timestamp that start each subbuffer)
  * @dropped: events refused: buffer full in drop mode, or too deep nesting

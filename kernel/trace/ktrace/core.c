@@ -18,6 +18,8 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sizes.h>
 #include <linux/time64.h>
 #include <kunit/visibility.h>
 #ifdef CONFIG_X86
@@ -25,12 +27,25 @@
 #include <asm/tsc.h>
 #endif
 
+#include "format.h"
 #include "ktrace_internal.h"
 
-/* Serializes changes of the tracing state: enable, later mode and sizes. */
-static DEFINE_MUTEX(ktrace_mutex);
-/* Written under ktrace_mutex; read without it, so with READ_ONCE(). */
-static bool ktrace_enabled;
+/*
+ * Serializes changes of the tracing state (start, stop, mode, sizes) and
+ * the allocation of the channels.
+ */
+DEFINE_MUTEX(ktrace_mutex);
+/* Written under ktrace_mutex; writers read it locklessly with READ_ONCE(). */
+bool ktrace_tracing;
+/* Under ktrace_mutex. */
+static enum ktrace_trace_mode ktrace_mode = KTRACE_TRACE_HYBRID;
+static unsigned long ktrace_buffer_kb = KTRACE_BUFFER_KB_DEFAULT;
+
+static const char * const ktrace_mode_names[KTRACE_NR_TRACE_MODES] = {
+	[KTRACE_TRACE_DROP] = "drop",
+	[KTRACE_TRACE_OVERWRITE] = "overwrite",
+	[KTRACE_TRACE_HYBRID] = "hybrid",
+};
 
 struct ktrace_clock_info ktrace_clock __ro_after_init = {
 	.name = "mono",
@@ -87,23 +102,136 @@ static void __init ktrace_clock_init(void)
  */
 bool ktrace_is_enabled(void)
 {
-	return READ_ONCE(ktrace_enabled);
+	return READ_ONCE(ktrace_tracing);
 }
 
 /**
  * ktrace_set_enabled() - start or stop tracing
  * @on: true to start, false to stop
  *
- * Starting an enabled tracer or stopping a stopped one changes nothing.
+ * Starting allocates the channels that are not allocated yet.  Stopping
+ * waits for the writers still inside the write path, then makes
+ * everything written readable.  Starting an enabled tracer or stopping a
+ * stopped one changes nothing.
  *
- * Return: 0 on success, a negative errno otherwise.
+ * Return: 0 on success, -ENOMEM if the buffers cannot be allocated.
  */
 int ktrace_set_enabled(bool on)
 {
+	int ret = 0;
+
 	mutex_lock(&ktrace_mutex);
-	WRITE_ONCE(ktrace_enabled, on);
+	if (on == ktrace_tracing)
+		goto out;
+	if (on) {
+		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K, ktrace_mode);
+		if (!ret)
+			WRITE_ONCE(ktrace_tracing, true);
+	} else {
+		WRITE_ONCE(ktrace_tracing, false);
+		/* Writers run with preemption disabled: wait for them. */
+		synchronize_rcu();
+		ktrace_channels_flush();
+	}
+out:
 	mutex_unlock(&ktrace_mutex);
-	return 0;
+	return ret;
+}
+
+/**
+ * ktrace_mode_name() - the name of a mode
+ * @mode: the mode
+ *
+ * Return: "drop", "overwrite" or "hybrid".
+ */
+const char *ktrace_mode_name(enum ktrace_trace_mode mode)
+{
+	return ktrace_mode_names[mode];
+}
+
+/**
+ * ktrace_set_mode() - choose what full buffers do
+ * @mode: the mode
+ *
+ * A new mode starts a new trace: the buffers are freed, and allocated
+ * empty, with their counters at zero, at the next start.
+ *
+ * Return: 0, or -EBUSY while tracing.
+ */
+int ktrace_set_mode(enum ktrace_trace_mode mode)
+{
+	int ret = 0;
+
+	mutex_lock(&ktrace_mutex);
+	if (ktrace_tracing) {
+		ret = -EBUSY;
+	} else if (mode != ktrace_mode) {
+		ktrace_mode = mode;
+		ktrace_channels_free();
+	}
+	mutex_unlock(&ktrace_mutex);
+	return ret;
+}
+
+/**
+ * ktrace_get_mode() - the current mode
+ *
+ * Return: the mode.
+ */
+enum ktrace_trace_mode ktrace_get_mode(void)
+{
+	return READ_ONCE(ktrace_mode);
+}
+
+/**
+ * ktrace_set_buffer_size_kb() - size the high-rate channel
+ * @kb: KiB per CPU, rounded up to a power of two
+ *
+ * A new size starts a new trace: all buffers are freed, and allocated
+ * empty, with their counters at zero, at the next start.
+ *
+ * Return: 0, -EINVAL outside %KTRACE_BUFFER_KB_MIN..%KTRACE_BUFFER_KB_MAX,
+ * or -EBUSY while tracing.
+ */
+int ktrace_set_buffer_size_kb(unsigned long kb)
+{
+	int ret = 0;
+
+	if (kb < KTRACE_BUFFER_KB_MIN || kb > KTRACE_BUFFER_KB_MAX)
+		return -EINVAL;
+	kb = roundup_pow_of_two(kb);
+	mutex_lock(&ktrace_mutex);
+	if (ktrace_tracing) {
+		ret = -EBUSY;
+	} else if (kb != ktrace_buffer_kb) {
+		ktrace_buffer_kb = kb;
+		ktrace_channels_free();
+	}
+	mutex_unlock(&ktrace_mutex);
+	return ret;
+}
+
+/**
+ * ktrace_get_buffer_size_kb() - the size of the high-rate channel
+ *
+ * Return: KiB per CPU.
+ */
+unsigned long ktrace_get_buffer_size_kb(void)
+{
+	return READ_ONCE(ktrace_buffer_kb);
+}
+
+/**
+ * ktrace_mark() - write a user annotation into the trace
+ * @text: the annotation
+ * @len: its length, 1 to %KTRACE_MARK_MAX
+ *
+ * Return: 0, -EAGAIN when not tracing, -ENOBUFS if the buffer is full.
+ */
+int ktrace_mark(const char *text, size_t len)
+{
+	return ktrace_write_expanded(KTRACE_CHANNEL_MEDIUM, KTRACE_MAJOR_KTRACE,
+				     KTRACE_MINOR_MARK, text, len);
 }
 
 static int __init ktrace_init(void)

@@ -8,6 +8,7 @@
 #define _KTRACE_INTERNAL_H
 
 #include <linux/jump_label.h>
+#include <linux/mutex.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 #ifdef CONFIG_X86
@@ -52,6 +53,56 @@ static __always_inline u64 ktrace_clock_read(void)
 }
 
 unsigned int ktrace_clock_shift(u64 freq_hz);
+
+/* Tracing modes: what a full buffer does, per channel. */
+enum ktrace_trace_mode {
+	KTRACE_TRACE_DROP,	/* every channel drops */
+	KTRACE_TRACE_OVERWRITE,	/* every channel overwrites */
+	KTRACE_TRACE_HYBRID,	/* high-rate overwrites, the others drop */
+	KTRACE_NR_TRACE_MODES,
+};
+
+/* Expanded events of ktrace itself. */
+#define KTRACE_MAJOR_KTRACE	1
+#define KTRACE_MINOR_MARK	0
+#define KTRACE_MARK_MAX		4096
+
+/* buffer_size_kb: per-CPU KiB of the high-rate channel, a power of two. */
+#define KTRACE_BUFFER_KB_MIN	16
+#define KTRACE_BUFFER_KB_MAX	(1024 * 1024)
+#define KTRACE_BUFFER_KB_DEFAULT 1024
+
+extern struct mutex ktrace_mutex;
+extern bool ktrace_tracing;
+
+/* core.c: the state, changed under ktrace_mutex. */
 int ktrace_set_enabled(bool on);
+int ktrace_set_mode(enum ktrace_trace_mode mode);
+enum ktrace_trace_mode ktrace_get_mode(void);
+const char *ktrace_mode_name(enum ktrace_trace_mode mode);
+int ktrace_set_buffer_size_kb(unsigned long kb);
+unsigned long ktrace_get_buffer_size_kb(void);
+int ktrace_mark(const char *text, size_t len);
+
+/* channel.c */
+struct ktrace_buf_stats;
+int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode);
+void ktrace_channels_free(void);
+void ktrace_channels_flush(void);
+bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
+			  struct ktrace_buf_stats *st);
+const char *ktrace_channel_name(unsigned int ch);
+int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload);
+int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
+			  const void *data, u16 len);
+
+/* fs/debugfs-ktrace/: the files of the relay channels. */
+struct dentry;
+struct rchan_buf;
+struct dentry *ktrace_fs_channel_dir(unsigned int ch);
+struct dentry *ktrace_fs_create_buf_file(const char *filename,
+					 struct dentry *parent, umode_t mode,
+					 struct rchan_buf *buf, int *is_global);
+int ktrace_fs_remove_buf_file(struct dentry *dentry);
 
 #endif /* _KTRACE_INTERNAL_H */

@@ -242,7 +242,10 @@ static void buffer_nesting_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, d.clock[0], outer.clock);
 }
 
-/* Drop mode, no reader: exactly the buffer's capacity is kept. */
+/*
+ * Drop mode, no reader: exactly the buffer's capacity is kept, nr - 1
+ * subbuffers, the most relay's reader can show.
+ */
 static void buffer_drop_test(struct kunit *test)
 {
 	struct tbuf *t = tbuf_create(test, false);
@@ -254,12 +257,12 @@ static void buffer_drop_test(struct kunit *test)
 		accepted += !put(t, i, 2);
 	flush(t);
 	ktrace_buf_stats(t->buf, &st);
-	KUNIT_EXPECT_EQ(test, accepted, NR_SUBBUFS * PER_SUBBUF);
-	KUNIT_EXPECT_EQ(test, st.events, accepted);
+	KUNIT_EXPECT_EQ(test, accepted, (NR_SUBBUFS - 1) * PER_SUBBUF);
+	KUNIT_EXPECT_EQ(test, st.events, 150);
 	KUNIT_EXPECT_EQ(test, st.dropped, 150 - accepted);
 	KUNIT_EXPECT_EQ(test, st.overwritten, 0);
-	KUNIT_EXPECT_EQ(test, st.subbufs, NR_SUBBUFS);
-	for (i = 0; i < NR_SUBBUFS; i++) {
+	KUNIT_EXPECT_EQ(test, st.subbufs, NR_SUBBUFS - 1);
+	for (i = 0; i < NR_SUBBUFS - 1; i++) {
 		decode_slot(test, t, i, &d);
 		KUNIT_EXPECT_EQ(test, d.seq, i);
 		kept += d.nr;
@@ -273,9 +276,9 @@ static void buffer_drop_test(struct kunit *test)
 }
 
 /*
- * Overwrite mode, no reader: the newest subbuffers alone decode to the
- * newest events, in order, with their exact clocks; everything else is
- * counted as overwritten, exactly.
+ * Overwrite mode, no reader: the nr - 1 newest subbuffers, what relay's
+ * reader shows, decode alone to the newest events, in order, with their
+ * exact clocks; everything else is counted as overwritten, exactly.
  */
 static void buffer_overwrite_test(struct kunit *test)
 {
@@ -299,16 +302,19 @@ static void buffer_overwrite_test(struct kunit *test)
 
 	for (s = 0; s < NR_SUBBUFS; s++) {
 		decode_slot(test, t, s, &d[s]);
-		kept += d[s].nr;
 		min_seq = min(min_seq, d[s].seq);
 	}
+	KUNIT_EXPECT_EQ(test, min_seq + NR_SUBBUFS, st.subbufs);
+	/* The oldest is relay's write position: the reader sees the rest. */
+	min_seq++;
+	for (s = 0; s < NR_SUBBUFS - 1; s++)
+		kept += d[(min_seq + s) % NR_SUBBUFS].nr;
 	/* written = kept + overwritten */
 	KUNIT_EXPECT_EQ(test, kept + st.overwritten, 1000);
-	KUNIT_EXPECT_EQ(test, min_seq + NR_SUBBUFS, st.subbufs);
 
 	/* In sequence order, the kept events are the last ones written. */
 	first = 1000 - kept;
-	for (s = 0; s < NR_SUBBUFS; s++) {
+	for (s = 0; s < NR_SUBBUFS - 1; s++) {
 		struct decoded *x = &d[(min_seq + s) % NR_SUBBUFS];
 
 		KUNIT_ASSERT_EQ(test, x->seq, min_seq + s);
@@ -360,7 +366,7 @@ static void buffer_too_big_test(struct kunit *test)
 	preempt_enable();
 	ktrace_buf_stats(t->buf, &st);
 	KUNIT_EXPECT_EQ(test, st.dropped, 1);
-	KUNIT_EXPECT_EQ(test, st.events, 1);
+	KUNIT_EXPECT_EQ(test, st.events, 2);
 }
 
 static void buffer_create_test(struct kunit *test)

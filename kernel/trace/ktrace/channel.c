@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace channels: three per-CPU relay channels, each CPU's buffer written
+ * by the lockless writer of buffer.c.
+ *
+ *   high    scheduler, IRQ, syscalls, block, VM; buffer_size_kb per CPU
+ *   medium  names, statedump, marks; 512 KiB per CPU
+ *   low     metadata; 64 KiB per CPU
+ *
+ * Channels are allocated at the first start and freed when the size of
+ * the high-rate channel or the mode changes, always with tracing stopped: writers check
+ * ktrace_tracing with preemption disabled, and the stop path waits for
+ * them with synchronize_rcu() before anything is flushed or freed.
+ */
+#define pr_fmt(fmt) "ktrace: " fmt
+
+#include <linux/cpu.h>
+#include <linux/minmax.h>
+#include <linux/percpu.h>
+#include <linux/relay.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include "buffer.h"
+#include "ktrace_internal.h"
+
+/**
+ * struct ktrace_channel - one channel
+ * @name: its name, also its directory under /sys/kernel/debug/ktrace/
+ * @rchan: the relay channel: memory, files, reader bookkeeping
+ * @bufs: per CPU, the writer's state over relay's buffer, or %NULL
+ * @size: bytes per CPU
+ */
+struct ktrace_channel {
+	const char *name;
+	struct rchan *rchan;
+	struct ktrace_buf * __percpu *bufs;
+	size_t size;
+};
+
+static struct ktrace_channel ktrace_channels[KTRACE_NR_CHANNELS] = {
+	[KTRACE_CHANNEL_HIGH] = { .name = "high" },
+	[KTRACE_CHANNEL_MEDIUM] = { .name = "medium", .size = SZ_512K },
+	[KTRACE_CHANNEL_LOW] = { .name = "low", .size = SZ_64K },
+};
+
+/* Nesting depth of writers on this CPU: task, softirq, hardirq, NMI. */
+static DEFINE_PER_CPU(unsigned int, ktrace_nesting);
+#define KTRACE_MAX_NESTING	5
+
+const char *ktrace_channel_name(unsigned int ch)
+{
+	return ktrace_channels[ch].name;
+}
+
+/*
+ * Subbuffers: 128 KiB where the channel is large enough, so that the
+ * largest expanded event fits, and at least four per CPU.
+ */
+static size_t ktrace_subbuf_size(size_t size)
+{
+	return min_t(size_t, SZ_128K, size / 4);
+}
+
+static bool ktrace_channel_overwrites(unsigned int ch, enum ktrace_trace_mode mode)
+{
+	return mode == KTRACE_TRACE_OVERWRITE ||
+	       (mode == KTRACE_TRACE_HYBRID && ch == KTRACE_CHANNEL_HIGH);
+}
+
+/* relay: ktrace decides on drop and overwrite itself, before relay sees a subbuffer. */
+static int ktrace_subbuf_start(struct rchan_buf *rbuf, void *subbuf,
+			       void *prev_subbuf, size_t prev_padding)
+{
+	return 1;
+}
+
+static const struct rchan_callbacks ktrace_relay_callbacks = {
+	.subbuf_start = ktrace_subbuf_start,
+	.create_buf_file = ktrace_fs_create_buf_file,
+	.remove_buf_file = ktrace_fs_remove_buf_file,
+};
+
+static void ktrace_channel_free(struct ktrace_channel *c)
+{
+	unsigned int cpu;
+
+	if (!c->bufs)
+		return;
+	for_each_possible_cpu(cpu)
+		ktrace_buf_destroy(*per_cpu_ptr(c->bufs, cpu));
+	relay_close(c->rchan);
+	free_percpu(c->bufs);
+	c->bufs = NULL;
+	c->rchan = NULL;
+}
+
+static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
+{
+	struct ktrace_channel *c = &ktrace_channels[ch];
+	size_t sb_size = ktrace_subbuf_size(c->size);
+	struct dentry *dir = ktrace_fs_channel_dir(ch);
+	struct ktrace_buf * __percpu *bufs;
+	struct ktrace_buf *buf;
+	unsigned int cpu;
+	int ret;
+
+	bufs = alloc_percpu(struct ktrace_buf *);
+	if (!bufs)
+		return -ENOMEM;
+	cpus_read_lock();
+	c->rchan = relay_open(dir ? "cpu" : NULL, dir, sb_size, c->size / sb_size,
+			      &ktrace_relay_callbacks, c);
+	if (!c->rchan) {
+		ret = -ENOMEM;
+		goto free_bufs;
+	}
+	for_each_online_cpu(cpu) {
+		struct rchan_buf *rbuf = *per_cpu_ptr(c->rchan->buf, cpu);
+
+		buf = ktrace_buf_create(rbuf->start, rbuf, ch, cpu, sb_size,
+					c->size / sb_size,
+					ktrace_channel_overwrites(ch, mode));
+		if (IS_ERR(buf)) {
+			ret = PTR_ERR(buf);
+			goto destroy;
+		}
+		*per_cpu_ptr(bufs, cpu) = buf;
+	}
+	cpus_read_unlock();
+	c->bufs = bufs;
+	return 0;
+
+destroy:
+	for_each_possible_cpu(cpu)
+		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
+	relay_close(c->rchan);
+	c->rchan = NULL;
+free_bufs:
+	cpus_read_unlock();
+	free_percpu(bufs);
+	return ret;
+}
+
+/**
+ * ktrace_channels_alloc() - allocate the channels not allocated yet
+ * @high_size: per-CPU bytes of the high-rate channel, a power of two
+ * @mode: the tracing mode
+ *
+ * Called with ktrace_mutex held and tracing stopped.
+ *
+ * Return: 0 or a negative errno, with nothing allocated by this call left.
+ */
+int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode)
+{
+	unsigned int ch;
+	int ret;
+
+	lockdep_assert_held(&ktrace_mutex);
+	ktrace_channels[KTRACE_CHANNEL_HIGH].size = high_size;
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		if (ktrace_channels[ch].bufs)
+			continue;
+		ret = ktrace_channel_alloc(ch, mode);
+		if (ret)
+			goto free;
+	}
+	return 0;
+
+free:
+	while (ch--)
+		ktrace_channel_free(&ktrace_channels[ch]);
+	return ret;
+}
+
+/**
+ * ktrace_channels_free() - free the channels
+ *
+ * Called with ktrace_mutex held and tracing stopped.
+ */
+void ktrace_channels_free(void)
+{
+	unsigned int ch;
+
+	lockdep_assert_held(&ktrace_mutex);
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
+		ktrace_channel_free(&ktrace_channels[ch]);
+}
+
+static void ktrace_flush_cpu(void *info)
+{
+	unsigned int ch, cpu = smp_processor_id();
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_channel *c = &ktrace_channels[ch];
+		struct ktrace_buf *buf = c->bufs ? *per_cpu_ptr(c->bufs, cpu) : NULL;
+
+		if (buf)
+			ktrace_buf_flush(buf);
+	}
+}
+
+/**
+ * ktrace_channels_flush() - make everything written readable
+ *
+ * Called with ktrace_mutex held, once tracing is stopped and the writers
+ * are gone: closes every CPU's current subbuffers, on their own CPUs, and
+ * waits until relay has them.
+ */
+void ktrace_channels_flush(void)
+{
+	unsigned int ch, cpu;
+
+	lockdep_assert_held(&ktrace_mutex);
+	cpus_read_lock();
+	on_each_cpu(ktrace_flush_cpu, NULL, 1);
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_channel *c = &ktrace_channels[ch];
+
+		if (!c->bufs)
+			continue;
+		for_each_possible_cpu(cpu) {
+			struct ktrace_buf *buf = *per_cpu_ptr(c->bufs, cpu);
+
+			if (!buf)
+				continue;
+			if (!cpu_online(cpu))
+				ktrace_buf_flush(buf);
+			ktrace_buf_sync(buf);
+		}
+	}
+	cpus_read_unlock();
+}
+
+/**
+ * ktrace_channel_stats() - the counters of one CPU's buffer of a channel
+ * @ch: enum ktrace_channel_id
+ * @cpu: the CPU
+ * @st: the counters
+ *
+ * Return: false if that buffer does not exist (not allocated yet, or the
+ * CPU was offline when it was).
+ */
+bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
+			  struct ktrace_buf_stats *st)
+{
+	struct ktrace_channel *c = &ktrace_channels[ch];
+	struct ktrace_buf *buf;
+
+	mutex_lock(&ktrace_mutex);
+	buf = c->bufs ? *per_cpu_ptr(c->bufs, cpu) : NULL;
+	if (buf)
+		ktrace_buf_stats(buf, st);
+	mutex_unlock(&ktrace_mutex);
+	return buf;
+}
+
+/*
+ * The write path around ktrace_reserve()/ktrace_commit(): only while
+ * tracing, on this CPU's buffer, with preemption disabled across both and
+ * recursion beyond the four contexts refused.
+ */
+static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
+					struct ktrace_ctx *ctx)
+{
+	struct ktrace_buf * __percpu *bufs;
+	struct ktrace_buf *buf;
+	int ret = -EAGAIN;
+
+	preempt_disable_notrace();
+	if (!READ_ONCE(ktrace_tracing))
+		goto out;
+	bufs = READ_ONCE(ktrace_channels[ch].bufs);
+	buf = bufs ? *this_cpu_ptr(bufs) : NULL;
+	if (!buf)
+		goto out;
+	if (this_cpu_inc_return(ktrace_nesting) > KTRACE_MAX_NESTING) {
+		local_inc(&buf->events);
+		local_inc(&buf->dropped);
+		ret = -EDEADLK;
+		goto nested;
+	}
+	ret = ktrace_reserve(buf, len, ctx);
+	if (!ret)
+		return 0;
+nested:
+	this_cpu_dec(ktrace_nesting);
+out:
+	preempt_enable_notrace();
+	return ret;
+}
+
+static __always_inline void ktrace_end(struct ktrace_ctx *ctx)
+{
+	ktrace_commit(ctx);
+	this_cpu_dec(ktrace_nesting);
+	preempt_enable_notrace();
+}
+
+/**
+ * ktrace_write_compact() - write a compact event from any context
+ * @ch: enum ktrace_channel_id
+ * @id: the event's compact id
+ * @payload: its 32-bit payload
+ *
+ * Safe from task, softirq, hardirq and NMI context.
+ *
+ * Return: 0 if written, -EAGAIN when not tracing, -EDEADLK for recursion,
+ * or the error of ktrace_reserve(); a refused event is counted as dropped.
+ */
+int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload)
+{
+	struct ktrace_ctx ctx;
+	int ret;
+
+	ret = ktrace_begin(ch, sizeof(struct ktrace_compact), &ctx);
+	if (ret)
+		return ret;
+	ktrace_put_compact(ctx.data, id, ctx.clock, payload);
+	ktrace_end(&ctx);
+	return 0;
+}
+
+/**
+ * ktrace_write_expanded() - write an expanded event from any context
+ * @ch: enum ktrace_channel_id
+ * @major: the event's major
+ * @minor: the event's minor
+ * @data: the payload
+ * @len: its length
+ *
+ * Safe from task, softirq, hardirq and NMI context.
+ *
+ * Return: as ktrace_write_compact(); -E2BIG if the event cannot fit in a
+ * subbuffer of @ch.
+ */
+int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
+			  const void *data, u16 len)
+{
+	struct ktrace_ctx ctx;
+	int ret;
+
+	ret = ktrace_begin(ch, KTRACE_EXPANDED_SIZE(len), &ctx);
+	if (ret)
+		return ret;
+	ktrace_put_expanded(ctx.data, ctx.clock, major, minor, len);
+	memcpy(ctx.data + sizeof(struct ktrace_expanded), data, len);
+	ktrace_end(&ctx);
+	return 0;
+}

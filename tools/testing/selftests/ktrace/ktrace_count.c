@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace_count: check and count what a ktrace relay file holds.
+ *
+ *   ktrace_count [-m] FILE
+ *
+ * Reading a relay file consumes it and skips the subbuffers' padding, so
+ * the stream is a sequence of subbuffer headers, each followed by its
+ * data_size bytes of records.  Every header and record is checked; the
+ * counts are printed as key=value on one line:
+ *
+ *   subbufs=N events=N compact=N expanded=N timestamps=N marks=N gaps=N
+ *   first_seq=N last_seq=N dropped=N overwritten=N errors=N
+ *
+ * gaps counts subbuffers missing between sequence numbers; dropped and
+ * overwritten are the counts of the last header.  With -m, the text of
+ * every mark is printed first, one per line.  Exit status: 0 if the stream
+ * is well formed, 1 otherwise, 2 for a usage error.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../../../include/uapi/linux/ktrace.h"
+
+/* ktrace's own expanded events (kernel/trace/ktrace/ktrace_internal.h). */
+#define MAJOR_KTRACE	1
+#define MINOR_MARK	0
+
+struct counts {
+	uint64_t subbufs, events, compact, expanded, timestamps, marks, gaps;
+	uint64_t first_seq, last_seq, dropped, overwritten, errors;
+	int have_seq;
+};
+
+static int show_marks;
+
+static void bad(struct counts *c, const char *file, uint64_t off, const char *why)
+{
+	fprintf(stderr, "ktrace_count: %s: offset %llu: %s\n", file,
+		(unsigned long long)off, why);
+	c->errors++;
+}
+
+/* Records of one subbuffer; returns 0, or -1 at the first bad record. */
+static int records(struct counts *c, const char *file, uint64_t base,
+		   const unsigned char *p, uint32_t size)
+{
+	uint32_t pos = 0, hdr, id;
+	int first = 1;
+
+	while (pos < size) {
+		if (size - pos < 8) {
+			bad(c, file, base + pos, "truncated record");
+			return -1;
+		}
+		memcpy(&hdr, p + pos, 4);
+		id = KTRACE_HEADER_ID(hdr);
+		if (first && id != KTRACE_ID_TIMESTAMP) {
+			bad(c, file, base + pos, "subbuffer does not start with a timestamp");
+			return -1;
+		}
+		first = 0;
+		if (id == KTRACE_ID_TIMESTAMP) {
+			struct ktrace_timestamp ts;
+
+			if (size - pos < sizeof(ts)) {
+				bad(c, file, base + pos, "truncated timestamp");
+				return -1;
+			}
+			memcpy(&ts, p + pos, sizeof(ts));
+			if ((ts.clock_lo & KTRACE_CLOCK_MASK) != KTRACE_HEADER_CLOCK(hdr)) {
+				bad(c, file, base + pos, "inconsistent timestamp");
+				return -1;
+			}
+			c->timestamps++;
+			pos += sizeof(ts);
+		} else if (id == KTRACE_ID_EXPANDED) {
+			struct ktrace_expanded ex;
+			uint32_t len;
+
+			memcpy(&ex, p + pos, sizeof(ex));
+			len = KTRACE_EXPANDED_SIZE(ex.length);
+			if (size - pos < len) {
+				bad(c, file, base + pos, "truncated expanded event");
+				return -1;
+			}
+			if (ex.major == MAJOR_KTRACE && ex.minor == MINOR_MARK) {
+				c->marks++;
+				if (show_marks)
+					printf("%.*s\n", ex.length, p + pos + sizeof(ex));
+			}
+			c->expanded++;
+			c->events++;
+			pos += len;
+		} else {
+			c->compact++;
+			c->events++;
+			pos += 8;
+		}
+	}
+	return 0;
+}
+
+static void count_file(struct counts *c, const char *file)
+{
+	struct ktrace_subbuf_header h;
+	unsigned char *data = NULL;
+	uint64_t off = 0;
+	FILE *f;
+
+	f = fopen(file, "r");
+	if (!f) {
+		fprintf(stderr, "ktrace_count: %s: %s\n", file, strerror(errno));
+		c->errors++;
+		return;
+	}
+	while (fread(&h, sizeof(h), 1, f) == 1) {
+		if (h.magic != KTRACE_MAGIC || h.version != KTRACE_FORMAT_VERSION) {
+			bad(c, file, off, "bad subbuffer header");
+			break;
+		}
+		if (h.data_size > (1U << 28)) {
+			bad(c, file, off, "absurd data size");
+			break;
+		}
+		if (c->have_seq && h.seq != c->last_seq + 1) {
+			if (h.seq <= c->last_seq) {
+				bad(c, file, off, "sequence goes backwards");
+				break;
+			}
+			c->gaps += h.seq - c->last_seq - 1;
+		}
+		if (!c->have_seq)
+			c->first_seq = h.seq;
+		c->have_seq = 1;
+		c->last_seq = h.seq;
+		c->dropped = h.dropped;
+		c->overwritten = h.overwritten;
+		c->subbufs++;
+		data = realloc(data, h.data_size ? h.data_size : 1);
+		if (!data || fread(data, 1, h.data_size, f) != h.data_size) {
+			bad(c, file, off, "truncated subbuffer");
+			break;
+		}
+		if (records(c, file, off + sizeof(h), data, h.data_size))
+			break;
+		off += sizeof(h) + h.data_size;
+	}
+	free(data);
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	struct counts c = { 0 };
+	int i = 1;
+
+	if (argc > 1 && !strcmp(argv[1], "-m")) {
+		show_marks = 1;
+		i++;
+	}
+	if (i != argc - 1) {
+		fprintf(stderr, "usage: ktrace_count [-m] FILE\n");
+		return 2;
+	}
+	count_file(&c, argv[i]);
+	printf("subbufs=%llu events=%llu compact=%llu expanded=%llu timestamps=%llu marks=%llu ",
+	       (unsigned long long)c.subbufs, (unsigned long long)c.events,
+	       (unsigned long long)c.compact, (unsigned long long)c.expanded,
+	       (unsigned long long)c.timestamps, (unsigned long long)c.marks);
+	printf("gaps=%llu first_seq=%llu last_seq=%llu dropped=%llu overwritten=%llu errors=%llu\n",
+	       (unsigned long long)c.gaps, (unsigned long long)c.first_seq,
+	       (unsigned long long)c.last_seq, (unsigned long long)c.dropped,
+	       (unsigned long long)c.overwritten, (unsigned long long)c.errors);
+	return c.errors ? 1 : 0;
+}

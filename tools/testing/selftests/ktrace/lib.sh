@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the ktrace kselftests: KTAP helpers, and ktrace in a known state.
+
+DIR=$(dirname "$0")
+. "$DIR"/../kselftest/ktap_helpers.sh
+
+KT=/sys/kernel/debug/ktrace
+
+# check NAME GOT WANT: one test, passing when GOT is WANT.
+check() {
+	if [ "$2" = "$3" ]; then
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "got '$2', want '$3'"
+		ktap_test_fail "$1"
+	fi
+}
+
+# wr [-n SIZE] FILE [DATA]: one write(2); prints "ok N" or the errno name.
+wr() {
+	"$DIR"/ktrace_write "$@" 2>&1
+}
+
+# Skip unless root with ktrace; then stop it and start a new trace with
+# the defaults (a mode change frees the buffers and their counters).
+ktrace_setup() {
+	ktap_print_header
+	[ "$(id -u)" -eq 0 ] || { ktap_skip_all "must be run as root"; exit "$KSFT_SKIP"; }
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -d "$KT" ] || { ktap_skip_all "$KT missing: is CONFIG_KTRACE=y?"; exit "$KSFT_SKIP"; }
+	echo 0 >"$KT/enable"
+	echo drop >"$KT/mode"
+	echo hybrid >"$KT/mode"
+	echo 1024 >"$KT/buffer_size_kb"
+}
+
+# stat_of CPU CHANNEL KEY: one counter of the stats file.
+stat_of() {
+	awk -v cpu="cpu$1" -v ch="$2" -v key="$3" '$1 == cpu && $2 == ch {
+		for (i = 3; i <= NF; i++)
+			if (index($i, key "=") == 1)
+				print substr($i, length(key) + 2)
+	}' "$KT/stats"
+}
