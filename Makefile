@@ -5,11 +5,12 @@
 SHELL := /bin/bash
 CI := .ci
 
-.PHONY: help run check series prepare kernel initramfs boot kunit-um clean distclean
+.PHONY: help run check bench series prepare kernel initramfs boot kunit-um clean distclean
 
 help:
 	@echo "make run      build the patched kernel, boot it, show ktrace at work"
 	@echo "make check    every test (KUnit, kselftests, host tests, static checks)"
+	@echo "make bench    benchmarks (ktrace against ftrace in one guest boot)"
 	@echo "make series   write the git-am-able series to out/series/"
 	@echo "make prepare  update the prepared kernel tree in out/src/"
 	@echo "make kernel   build the guest kernel (out/build/guest)"
@@ -23,6 +24,9 @@ run:
 
 check:
 	@$(CI)/check
+
+bench:
+	@$(CI)/bench
 
 series:
 	@$(CI)/deps && $(CI)/prepare && $(CI)/series

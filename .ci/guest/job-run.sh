@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The make-run demo: what ktrace does today, as a user would see it.
+K=/sys/kernel/debug/ktrace
 run() {
 	echo "# $*"
 	sh -c "$*" 2>&1
@@ -9,9 +10,15 @@ run() {
 echo "ktrace demo on $(uname -r), $(nproc) CPUs"
 echo
 run 'dmesg | grep ktrace:'
-run 'ls -l /sys/kernel/debug/ktrace/'
-run 'cat /sys/kernel/debug/ktrace/enable'
-run 'echo 1 > /sys/kernel/debug/ktrace/enable; cat /sys/kernel/debug/ktrace/enable'
-run 'echo yes > /sys/kernel/debug/ktrace/enable; cat /sys/kernel/debug/ktrace/enable'
-run 'ktrace status'
-run 'echo 0 > /sys/kernel/debug/ktrace/enable; ktrace status'
+run "ls -l $K $K/medium"
+run "cat $K/mode $K/buffer_size_kb $K/enable"
+run "echo yes > $K/enable; echo 64k > $K/buffer_size_kb"
+run "echo drop > $K/mode; echo 1 > $K/enable; ktrace status"
+run "echo overwrite > $K/mode"
+run "taskset -c 0 sh -c 'echo hello from cpu0 > $K/mark'; taskset -c 1 sh -c 'echo hello from cpu1 > $K/mark'"
+run "taskset -c 0 sh -c 'i=0; while [ \$i -lt 20000 ]; do echo \"mark \$i\" > $K/mark 2>/dev/null; i=\$((i+1)); done'; echo wrote 20000 marks on cpu0"
+run "echo 0 > $K/enable; cat $K/stats"
+run "cat $K/medium/cpu1 > /tmp/cpu1.bin; ls -l /tmp/cpu1.bin; od -A d -t x4 -N 64 /tmp/cpu1.bin"
+run "/kselftest/ktrace/ktrace_count -m /tmp/cpu1.bin"
+run "/kselftest/ktrace/ktrace_count -m $K/medium/cpu0 | tail -n 3"
+run "echo 'too late' > $K/mark"

@@ -37,9 +37,7 @@
 
 #include "buffer.h"
 #include "ktrace_internal.h"
-
-/* Longest write any control file accepts, including a trailing newline. */
-#define KTRACE_CTL_MAX	64
+#include "control.h"
 
 static struct dentry *ktrace_dir;
 static struct dentry *ktrace_channel_dirs[KTRACE_NR_CHANNELS];
@@ -56,7 +54,7 @@ static struct dentry *ktrace_channel_dirs[KTRACE_NR_CHANNELS];
  * Return: the string inside @buf, or an ERR_PTR(): -EINVAL for an empty or
  * overlong write, -EFAULT for a bad buffer.
  */
-static char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf)
+char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf)
 {
 	if (!cnt || cnt >= KTRACE_CTL_MAX)
 		return ERR_PTR(-EINVAL);
@@ -191,10 +189,10 @@ static int stats_show(struct seq_file *m, void *v)
 		for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 			if (!ktrace_channel_stats(ch, cpu, &st))
 				continue;
-			seq_printf(m, "cpu%u %s events=%llu bytes=%llu dropped=%llu overwritten=%llu timestamps=%llu subbufs=%llu\n",
+			seq_printf(m, "cpu%u %s events=%llu bytes=%llu dropped=%llu overwritten=%llu timestamps=%llu subbufs=%llu used=%llu\n",
 				   cpu, ktrace_channel_name(ch), st.events,
 				   st.bytes, st.dropped, st.overwritten,
-				   st.timestamps, st.subbufs);
+				   st.timestamps, st.subbufs, st.used);
 		}
 	}
 	return 0;
@@ -290,6 +288,7 @@ static int __init ktrace_debugfs_init(void)
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
 		ktrace_channel_dirs[ch] = debugfs_create_dir(ktrace_channel_name(ch),
 							     ktrace_dir);
+	ktrace_fs_events_init(ktrace_dir);
 	return 0;
 }
 fs_initcall(ktrace_debugfs_init);

@@ -395,5 +395,6 @@ void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st)
 	st->overwritten = local_read(&buf->overwritten);
 	st->timestamps = local_read(&buf->timestamps);
 	st->subbufs = READ_ONCE(buf->delivered);
+	st->used = local_read(&buf->offset);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_stats);

@@ -35,6 +35,8 @@ struct rchan_buf;
  * @overwritten: events lost unread to overwrite mode
  * @timestamps: timestamp records written
  * @subbufs: subbuffers completed and handed to relay
+ * @used: bytes of buffer used since it was allocated: records, subbuffer
+ *	headers and padding
  */
 struct ktrace_buf_stats {
 	u64 events;
@@ -43,6 +45,7 @@ struct ktrace_buf_stats {
 	u64 overwritten;
 	u64 timestamps;
 	u64 subbufs;
+	u64 used;
 };
 
 /**

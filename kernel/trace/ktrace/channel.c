@@ -21,6 +21,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 
 #include "buffer.h"
 #include "ktrace_internal.h"
@@ -186,6 +187,24 @@ void ktrace_channels_free(void)
 	lockdep_assert_held(&ktrace_mutex);
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
 		ktrace_channel_free(&ktrace_channels[ch]);
+}
+
+/**
+ * ktrace_channel_info() - describe a channel for the metadata
+ * @ch: enum ktrace_channel_id
+ * @mch: filled in: mode, sizes and name
+ */
+void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch)
+{
+	struct ktrace_channel *c = &ktrace_channels[ch];
+	size_t sb_size = ktrace_subbuf_size(c->size);
+
+	mch->channel = ch;
+	mch->mode = ktrace_channel_overwrites(ch, ktrace_get_mode()) ?
+		    KTRACE_MODE_OVERWRITE : KTRACE_MODE_DROP;
+	mch->subbuf_size = sb_size;
+	mch->n_subbufs = c->size / sb_size;
+	strscpy_pad(mch->name, c->name);
 }
 
 static void ktrace_flush_cpu(void *info)

@@ -27,6 +27,7 @@
 #include <asm/tsc.h>
 #endif
 
+#include "event.h"
 #include "format.h"
 #include "ktrace_internal.h"
 
@@ -125,8 +126,10 @@ int ktrace_set_enabled(bool on)
 		goto out;
 	if (on) {
 		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K, ktrace_mode);
-		if (!ret)
+		if (!ret) {
 			WRITE_ONCE(ktrace_tracing, true);
+			ktrace_metadata_write();
+		}
 	} else {
 		WRITE_ONCE(ktrace_tracing, false);
 		/* Writers run with preemption disabled: wait for them. */
@@ -226,10 +229,13 @@ unsigned long ktrace_get_buffer_size_kb(void)
  * @text: the annotation
  * @len: its length, 1 to %KTRACE_MARK_MAX
  *
- * Return: 0, -EAGAIN when not tracing, -ENOBUFS if the buffer is full.
+ * Return: 0, -EAGAIN when not tracing or the ktrace:mark event is
+ * disabled, -ENOBUFS if the buffer is full.
  */
 int ktrace_mark(const char *text, size_t len)
 {
+	if (!READ_ONCE(ktrace_event_mark.enabled))
+		return -EAGAIN;
 	return ktrace_write_expanded(KTRACE_CHANNEL_MEDIUM, KTRACE_MAJOR_KTRACE,
 				     KTRACE_MINOR_MARK, text, len);
 }

@@ -92,6 +92,8 @@ void ktrace_channels_flush(void);
 bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
 			  struct ktrace_buf_stats *st);
 const char *ktrace_channel_name(unsigned int ch);
+struct ktrace_meta_channel;
+void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch);
 int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload);
 int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 			  const void *data, u16 len);
@@ -104,5 +106,7 @@ struct dentry *ktrace_fs_create_buf_file(const char *filename,
 					 struct dentry *parent, umode_t mode,
 					 struct rchan_buf *buf, int *is_global);
 int ktrace_fs_remove_buf_file(struct dentry *dentry);
+struct ktrace_event;
+void ktrace_fs_event_added(struct ktrace_event *ev);
 
 #endif /* _KTRACE_INTERNAL_H */

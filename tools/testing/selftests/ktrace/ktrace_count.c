@@ -2,7 +2,7 @@
 /*
  * ktrace_count: check and count what a ktrace relay file holds.
  *
- *   ktrace_count [-m] FILE
+ *   ktrace_count [-m | -M] FILE
  *
  * Reading a relay file consumes it and skips the subbuffers' padding, so
  * the stream is a sequence of subbuffer headers, each followed by its
@@ -14,7 +14,8 @@
  *
  * gaps counts subbuffers missing between sequence numbers; dropped and
  * overwritten are the counts of the last header.  With -m, the text of
- * every mark is printed first, one per line.  Exit status: 0 if the stream
+ * every mark is printed first, one per line; with -M, every metadata
+ * record, as "trace|clock|channel|event|field|enum key=value...".  Exit status: 0 if the stream
  * is well formed, 1 otherwise, 2 for a usage error.
  */
 #include <errno.h>
@@ -36,7 +37,59 @@ struct counts {
 	int have_seq;
 };
 
-static int show_marks;
+static int show_marks, show_meta;
+
+/* Print a metadata record; returns -1 if it is too short for its type. */
+static int meta(const unsigned char *p, unsigned int type, unsigned int len)
+{
+	union {
+		struct ktrace_meta_trace t;
+		struct ktrace_meta_clock c;
+		struct ktrace_meta_channel ch;
+		struct ktrace_meta_event e;
+		struct ktrace_meta_field f;
+		struct ktrace_meta_enum v;
+	} m;
+	static const unsigned int size[] = {
+		[KTRACE_META_TRACE] = sizeof(m.t), [KTRACE_META_CLOCK] = sizeof(m.c),
+		[KTRACE_META_CHANNEL] = sizeof(m.ch), [KTRACE_META_EVENT] = sizeof(m.e),
+		[KTRACE_META_FIELD] = sizeof(m.f), [KTRACE_META_ENUM] = sizeof(m.v),
+	};
+
+	if (type < KTRACE_META_TRACE || type > KTRACE_META_ENUM || len < size[type])
+		return -1;
+	memcpy(&m, p, size[type]);
+	switch (type) {
+	case KTRACE_META_TRACE:
+		printf("trace release=%.65s machine=%.65s nr_cpus=%u byte_order=%u\n",
+		       m.t.release, m.t.machine, m.t.nr_cpus, m.t.byte_order);
+		break;
+	case KTRACE_META_CLOCK:
+		printf("clock name=%.16s freq_hz=%llu shift=%u\n", m.c.name,
+		       (unsigned long long)m.c.freq_hz, m.c.shift);
+		break;
+	case KTRACE_META_CHANNEL:
+		printf("channel name=%.32s mode=%s subbuf_size=%u n_subbufs=%u\n",
+		       m.ch.name, m.ch.mode ? "overwrite" : "drop", m.ch.subbuf_size,
+		       m.ch.n_subbufs);
+		break;
+	case KTRACE_META_EVENT:
+		printf("event %.32s:%.32s channel=%u kind=%s id=%u major=%u minor=%u fields=%u\n",
+		       m.e.group, m.e.name, m.e.channel,
+		       m.e.kind ? "expanded" : "compact", m.e.id, m.e.major, m.e.minor,
+		       m.e.nr_fields);
+		break;
+	case KTRACE_META_FIELD:
+		printf("field %.32s offset=%u size=%u display=%u\n", m.f.name,
+		       m.f.offset, m.f.size, m.f.display);
+		break;
+	default:
+		printf("enum %.32s value=%llu\n", m.v.name,
+		       (unsigned long long)m.v.value_hi << 32 | m.v.value_lo);
+		break;
+	}
+	return 0;
+}
 
 static void bad(struct counts *c, const char *file, uint64_t off, const char *why)
 {
@@ -86,6 +139,11 @@ static int records(struct counts *c, const char *file, uint64_t base,
 			len = KTRACE_EXPANDED_SIZE(ex.length);
 			if (size - pos < len) {
 				bad(c, file, base + pos, "truncated expanded event");
+				return -1;
+			}
+			if (ex.major == KTRACE_META_MAJOR && show_meta &&
+			    meta(p + pos + sizeof(ex), ex.minor, ex.length)) {
+				bad(c, file, base + pos, "bad metadata record");
 				return -1;
 			}
 			if (ex.major == MAJOR_KTRACE && ex.minor == MINOR_MARK) {
@@ -162,9 +220,12 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "-m")) {
 		show_marks = 1;
 		i++;
+	} else if (argc > 1 && !strcmp(argv[1], "-M")) {
+		show_meta = 1;
+		i++;
 	}
 	if (i != argc - 1) {
-		fprintf(stderr, "usage: ktrace_count [-m] FILE\n");
+		fprintf(stderr, "usage: ktrace_count [-m | -M] FILE\n");
 		return 2;
 	}
 	count_file(&c, argv[i]);

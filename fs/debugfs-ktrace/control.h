@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the files of fs/debugfs-ktrace/.
+ */
+#ifndef _KTRACE_DEBUGFS_CONTROL_H
+#define _KTRACE_DEBUGFS_CONTROL_H
+
+#include <linux/types.h>
+
+/* Longest write any control file accepts, including a trailing newline. */
+#define KTRACE_CTL_MAX	64
+
+struct dentry;
+
+char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf);
+void ktrace_fs_events_init(struct dentry *parent);
+
+#endif /* _KTRACE_DEBUGFS_CONTROL_H */

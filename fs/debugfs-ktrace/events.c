@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/ktrace/events/: which events are written, ftrace style.
+ *
+ *   events/enable              every event: reads 1, 0, or X when mixed
+ *   events/GROUP/enable        the events of GROUP, the same way
+ *   events/GROUP/NAME/enable   one event: 0 or 1
+ *   events/GROUP/NAME/format   its channel, id and field layout
+ *
+ *   # cat /sys/kernel/debug/ktrace/events/ktrace/mark/format
+ *   name: mark
+ *   group: ktrace
+ *   channel: medium
+ *   kind: expanded
+ *   major: 1
+ *   minor: 0
+ *   field: text offset=0 size=0 display=string
+ *   # echo 0 > /sys/kernel/debug/ktrace/events/enable
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/ktrace.h>
+
+#include "event.h"
+#include "ktrace_internal.h"
+#include "control.h"
+
+static struct dentry *events_dir;
+
+static const char * const display_names[] = {
+	[KTRACE_DISPLAY_DEC] = "dec",
+	[KTRACE_DISPLAY_HEX] = "hex",
+	[KTRACE_DISPLAY_PID] = "pid",
+	[KTRACE_DISPLAY_ENUM] = "enum",
+	[KTRACE_DISPLAY_STRING] = "string",
+	[KTRACE_DISPLAY_SYMBOL] = "symbol",
+	[KTRACE_DISPLAY_DEV] = "dev",
+};
+
+/*
+ * The enable files: private data is the event (events/GROUP/NAME/enable),
+ * the group's name (events/GROUP/enable), or NULL (events/enable).
+ */
+static ssize_t set_enable_read(struct file *file, char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	unsigned int on, total;
+	char buf[3];
+
+	ktrace_events_count(file->private_data, &on, &total);
+	buf[0] = !on ? '0' : on == total ? '1' : 'X';
+	buf[1] = '\n';
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, 2);
+}
+
+static ssize_t set_enable_write(struct file *file, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	char buf[KTRACE_CTL_MAX];
+	char *s;
+	int ret;
+
+	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		return -EINVAL;
+	ret = ktrace_events_set_enabled(file->private_data, s[0] == '1');
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations set_enable_fops = {
+	.open = simple_open,
+	.read = set_enable_read,
+	.write = set_enable_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t event_enable_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct ktrace_event *ev = file->private_data;
+	char buf[3] = { READ_ONCE(ev->enabled) ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, 2);
+}
+
+static ssize_t event_enable_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	char buf[KTRACE_CTL_MAX];
+	char *s;
+	int ret;
+
+	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		return -EINVAL;
+	ret = ktrace_event_set_enabled(file->private_data, s[0] == '1');
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations event_enable_fops = {
+	.open = simple_open,
+	.read = event_enable_read,
+	.write = event_enable_write,
+	.llseek = default_llseek,
+};
+
+static int format_show(struct seq_file *m, void *v)
+{
+	const struct ktrace_event *ev = m->private;
+	unsigned int i, j;
+
+	seq_printf(m, "name: %s\ngroup: %s\nchannel: %s\n", ev->name, ev->group,
+		   ktrace_channel_name(ev->channel));
+	if (ev->kind == KTRACE_EVENT_COMPACT)
+		seq_printf(m, "kind: compact\nid: %u\n", ev->id);
+	else
+		seq_printf(m, "kind: expanded\nmajor: %u\nminor: %u\n", ev->major,
+			   ev->minor);
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct ktrace_field *f = &ev->fields[i];
+
+		seq_printf(m, "field: %s offset=%u size=%u display=%s%s", f->name,
+			   f->offset, f->size,
+			   f->display < ARRAY_SIZE(display_names) ?
+			   display_names[f->display] : "?",
+			   f->flags & KTRACE_FIELD_SIGNED ? " signed" : "");
+		for (j = 0; j < f->nr_values; j++)
+			seq_printf(m, "%s%lld:%s", j ? "," : " values=",
+				   f->values[j].value, f->values[j].name);
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(format);
+
+/**
+ * ktrace_fs_event_added() - create the files of a registered event
+ * @ev: the event
+ *
+ * Called with ktrace_mutex held, at registration, and for the events
+ * registered before this layer was initialized.
+ */
+void ktrace_fs_event_added(struct ktrace_event *ev)
+{
+	struct dentry *group, *dir;
+
+	if (IS_ERR_OR_NULL(events_dir))
+		return;
+	group = debugfs_lookup(ev->group, events_dir);
+	if (!group) {
+		group = debugfs_create_dir(ev->group, events_dir);
+		debugfs_create_file("enable", 0600, group, (void *)ev->group,
+				    &set_enable_fops);
+		dget(group);
+	}
+	dir = debugfs_create_dir(ev->name, group);
+	debugfs_create_file("enable", 0600, dir, ev, &event_enable_fops);
+	debugfs_create_file("format", 0400, dir, ev, &format_fops);
+	dput(group);
+}
+
+/**
+ * ktrace_fs_events_init() - create events/ and the files of known events
+ * @parent: the ktrace directory
+ */
+void __init ktrace_fs_events_init(struct dentry *parent)
+{
+	struct ktrace_event *ev;
+
+	mutex_lock(&ktrace_mutex);
+	events_dir = debugfs_create_dir("events", parent);
+	debugfs_create_file("enable", 0600, events_dir, NULL, &set_enable_fops);
+	for_each_ktrace_event(ev)
+		ktrace_fs_event_added(ev);
+	mutex_unlock(&ktrace_mutex);
+}

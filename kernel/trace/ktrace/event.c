@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace event registry and metadata.
+ *
+ * Compact event ids are allocated per channel, 0 to KTRACE_ID_COMPACT_MAX;
+ * expanded events get one major per group (1 is ktrace's own, 0 the
+ * metadata) and minors in registration order.  At every start the low-rate
+ * channel receives the metadata: the machine, the clock, the channels and
+ * every event with its fields and enum values.
+ */
+#define pr_fmt(fmt) "ktrace: " fmt
+
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/utsname.h>
+#include <kunit/visibility.h>
+
+#include "event.h"
+#include "format.h"
+
+/* The registry, under ktrace_mutex. */
+struct ktrace_registry ktrace_registry = KTRACE_REGISTRY_INIT(ktrace_registry);
+
+static const struct ktrace_field ktrace_mark_fields[] = {
+	{ .name = "text", .offset = 0, .size = 0, .display = KTRACE_DISPLAY_STRING },
+};
+
+/* User annotations written to the mark file. */
+struct ktrace_event ktrace_event_mark = {
+	.group = "ktrace",
+	.name = "mark",
+	.channel = KTRACE_CHANNEL_MEDIUM,
+	.kind = KTRACE_EVENT_EXPANDED,
+	.fields = ktrace_mark_fields,
+	.nr_fields = ARRAY_SIZE(ktrace_mark_fields),
+	.enabled = true,
+};
+
+static struct ktrace_event *__ktrace_event_find(struct ktrace_registry *reg,
+						const char *group, const char *name)
+{
+	struct ktrace_event *ev;
+
+	list_for_each_entry(ev, &reg->events, list)
+		if (!strcmp(ev->group, group) && !strcmp(ev->name, name))
+			return ev;
+	return NULL;
+}
+
+/**
+ * ktrace_event_find() - look an event up
+ * @group: its group
+ * @name: its name
+ *
+ * Return: the event, or %NULL.
+ */
+struct ktrace_event *ktrace_event_find(const char *group, const char *name)
+{
+	struct ktrace_event *ev;
+
+	mutex_lock(&ktrace_mutex);
+	ev = __ktrace_event_find(&ktrace_registry, group, name);
+	mutex_unlock(&ktrace_mutex);
+	return ev;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_event_find);
+
+static bool ktrace_event_valid(const struct ktrace_event *ev)
+{
+	unsigned int i;
+
+	if (!ev->group || !ev->name || ev->channel >= KTRACE_NR_CHANNELS ||
+	    strlen(ev->group) >= KTRACE_NAME_LEN || strlen(ev->name) >= KTRACE_NAME_LEN ||
+	    ev->kind > KTRACE_EVENT_EXPANDED)
+		return false;
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct ktrace_field *f = &ev->fields[i];
+
+		if (!f->name || strlen(f->name) >= KTRACE_NAME_LEN)
+			return false;
+		if (ev->kind == KTRACE_EVENT_COMPACT &&
+		    (!f->size || f->offset + f->size > 32))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * ktrace_registry_add() - give an event its ids and add it to a registry
+ * @reg: the registry, its lock held by the caller
+ * @ev: the event; its id, or major and minor, are set here
+ *
+ * Compact events get the next id of their channel; expanded events the
+ * major of their group (a new one for a new group, 1 for "ktrace") and the
+ * next minor in it.
+ *
+ * Return: 0; -EINVAL for a bad description, -EEXIST if GROUP/NAME is
+ * taken, -ENOSPC when the channel has no compact id, or the group no
+ * minor, or the registry no major left.  Nothing changes on an error.
+ */
+int ktrace_registry_add(struct ktrace_registry *reg, struct ktrace_event *ev)
+{
+	struct ktrace_event *e;
+	unsigned int minor = 0, major = 0;
+
+	if (!ktrace_event_valid(ev))
+		return -EINVAL;
+	if (__ktrace_event_find(reg, ev->group, ev->name))
+		return -EEXIST;
+	if (ev->kind == KTRACE_EVENT_COMPACT) {
+		if (reg->next_id[ev->channel] > KTRACE_ID_COMPACT_MAX)
+			return -ENOSPC;
+		ev->id = reg->next_id[ev->channel]++;
+	} else {
+		list_for_each_entry(e, &reg->events, list) {
+			if (e->kind != KTRACE_EVENT_EXPANDED || strcmp(e->group, ev->group))
+				continue;
+			major = e->major;
+			minor = max(minor, e->minor + 1U);
+		}
+		if (!major)
+			major = strcmp(ev->group, "ktrace") ? reg->next_major :
+							      KTRACE_MAJOR_KTRACE;
+		if (major > U8_MAX || minor > U8_MAX)
+			return -ENOSPC;
+		if (major == reg->next_major)
+			reg->next_major++;
+		ev->id = KTRACE_ID_EXPANDED;
+		ev->major = major;
+		ev->minor = minor;
+	}
+	list_add_tail(&ev->list, &reg->events);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_registry_add);
+
+/**
+ * ktrace_event_register() - add an event to the kernel's registry
+ * @ev: the event; its id, or major and minor, are set here
+ *
+ * Its files appear under events/.
+ *
+ * Return: as ktrace_registry_add().
+ */
+int ktrace_event_register(struct ktrace_event *ev)
+{
+	int ret;
+
+	mutex_lock(&ktrace_mutex);
+	ret = ktrace_registry_add(&ktrace_registry, ev);
+	if (!ret)
+		ktrace_fs_event_added(ev);
+	mutex_unlock(&ktrace_mutex);
+	return ret;
+}
+
+/* Under ktrace_mutex: enable or disable one event. */
+static int __ktrace_event_set_enabled(struct ktrace_event *ev, bool on)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&ktrace_mutex);
+	if (ev->enabled != on && ev->enable)
+		ret = ev->enable(ev, on);
+	if (!ret)
+		WRITE_ONCE(ev->enabled, on);
+	return ret;
+}
+
+/**
+ * ktrace_event_set_enabled() - turn an event on or off
+ * @ev: the event
+ * @on: whether it is written
+ *
+ * Return: 0, or the error of the event's enable callback (nothing
+ * changed then).
+ */
+int ktrace_event_set_enabled(struct ktrace_event *ev, bool on)
+{
+	int ret;
+
+	mutex_lock(&ktrace_mutex);
+	ret = __ktrace_event_set_enabled(ev, on);
+	mutex_unlock(&ktrace_mutex);
+	return ret;
+}
+
+/**
+ * ktrace_events_set_enabled() - turn a group of events, or all, on or off
+ * @group: the group, or %NULL for every event
+ * @on: whether they are written
+ *
+ * Return: 0, or the first error of an event's enable callback; the events
+ * before it are changed, the rest not.
+ */
+int ktrace_events_set_enabled(const char *group, bool on)
+{
+	struct ktrace_event *ev;
+	int ret = 0;
+
+	mutex_lock(&ktrace_mutex);
+	for_each_ktrace_event(ev) {
+		if (group && strcmp(ev->group, group))
+			continue;
+		ret = __ktrace_event_set_enabled(ev, on);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&ktrace_mutex);
+	return ret;
+}
+
+/**
+ * ktrace_events_count() - count the enabled events of a group, or of all
+ * @group: the group, or %NULL for every event
+ * @on: set to the number of enabled events
+ * @total: set to the number of events
+ */
+void ktrace_events_count(const char *group, unsigned int *on, unsigned int *total)
+{
+	struct ktrace_event *ev;
+
+	*on = 0;
+	*total = 0;
+	mutex_lock(&ktrace_mutex);
+	for_each_ktrace_event(ev) {
+		if (group && strcmp(ev->group, group))
+			continue;
+		*on += ev->enabled;
+		(*total)++;
+	}
+	mutex_unlock(&ktrace_mutex);
+}
+
+static void ktrace_meta(u8 type, const void *rec, size_t len)
+{
+	ktrace_write_expanded(KTRACE_CHANNEL_LOW, KTRACE_META_MAJOR, type, rec, len);
+}
+
+static void ktrace_meta_event(const struct ktrace_event *ev)
+{
+	struct ktrace_meta_event me = {
+		.channel = ev->channel,
+		.kind = ev->kind,
+		.id = ev->id,
+		.major = ev->major,
+		.minor = ev->minor,
+		.nr_fields = ev->nr_fields,
+	};
+	unsigned int i, j;
+
+	strscpy_pad(me.group, ev->group);
+	strscpy_pad(me.name, ev->name);
+	ktrace_meta(KTRACE_META_EVENT, &me, sizeof(me));
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct ktrace_field *f = &ev->fields[i];
+		struct ktrace_meta_field mf = {
+			.offset = f->offset,
+			.size = f->size,
+			.display = f->display,
+			.flags = f->flags,
+			.nr_values = f->nr_values,
+		};
+
+		strscpy_pad(mf.name, f->name);
+		ktrace_meta(KTRACE_META_FIELD, &mf, sizeof(mf));
+		for (j = 0; j < f->nr_values; j++) {
+			struct ktrace_meta_enum me = {
+				.value_lo = lower_32_bits(f->values[j].value),
+				.value_hi = upper_32_bits(f->values[j].value),
+			};
+
+			strscpy_pad(me.name, f->values[j].name);
+			ktrace_meta(KTRACE_META_ENUM, &me, sizeof(me));
+		}
+	}
+}
+
+/**
+ * ktrace_metadata_write() - describe the trace in the low-rate channel
+ *
+ * Called with ktrace_mutex held, tracing on: the machine, the clock with a
+ * reference point in CLOCK_MONOTONIC and CLOCK_REALTIME, the channels and
+ * every registered event.
+ */
+void ktrace_metadata_write(void)
+{
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC,
+		.version = KTRACE_FORMAT_VERSION,
+		.byte_order = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ?
+			      KTRACE_BIG_ENDIAN : KTRACE_LITTLE_ENDIAN,
+		.nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = nr_cpu_ids,
+	};
+	struct ktrace_meta_clock mc = {
+		.freq_hz = ktrace_clock.freq_hz,
+		.shift = ktrace_clock.shift,
+	};
+	struct ktrace_event *ev;
+	unsigned int ch;
+
+	lockdep_assert_held(&ktrace_mutex);
+	strscpy_pad(mt.release, init_utsname()->release);
+	strscpy_pad(mt.machine, init_utsname()->machine);
+	strscpy_pad(mt.nodename, init_utsname()->nodename);
+	ktrace_meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+
+	mc.ref_clock = ktrace_clock_read();
+	mc.ref_mono_ns = ktime_get_mono_fast_ns();
+	mc.ref_real_ns = ktime_get_real_fast_ns();
+	strscpy_pad(mc.name, ktrace_clock.name);
+	ktrace_meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_meta_channel mch = { .channel = ch };
+
+		ktrace_channel_info(ch, &mch);
+		ktrace_meta(KTRACE_META_CHANNEL, &mch, sizeof(mch));
+	}
+	for_each_ktrace_event(ev)
+		ktrace_meta_event(ev);
+}
+
+static int __init ktrace_events_init(void)
+{
+	return ktrace_event_register(&ktrace_event_mark);
+}
+core_initcall(ktrace_events_init);

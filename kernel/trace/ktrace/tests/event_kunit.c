@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the ktrace event registry: id allocation per channel,
+ * majors per group, minors in order, and refusals that change nothing.
+ * They use a private registry, not the kernel's.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include "event.h"
+
+static const struct ktrace_field one_field[] = {
+	{ .name = "pid", .offset = 0, .size = 22, .display = KTRACE_DISPLAY_PID },
+};
+
+static struct ktrace_event *new_event(struct kunit *test, const char *group,
+				      const char *name, u8 channel, u8 kind)
+{
+	struct ktrace_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->group = group;
+	ev->name = name;
+	ev->channel = channel;
+	ev->kind = kind;
+	ev->fields = one_field;
+	ev->nr_fields = ARRAY_SIZE(one_field);
+	return ev;
+}
+
+static unsigned int count(struct ktrace_registry *reg)
+{
+	struct ktrace_event *ev;
+	unsigned int n = 0;
+
+	list_for_each_entry(ev, &reg->events, list)
+		n++;
+	return n;
+}
+
+static void event_compact_ids_test(struct kunit *test)
+{
+	struct ktrace_registry reg = KTRACE_REGISTRY_INIT(reg);
+	char (*names)[8] = kunit_kcalloc(test, KTRACE_ID_COMPACT_MAX + 1, 8, GFP_KERNEL);
+	struct ktrace_event *ev;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, names);
+	for (i = 0; i <= KTRACE_ID_COMPACT_MAX; i++) {
+		snprintf(names[i], sizeof(names[i]), "e%u", i);
+		ev = new_event(test, "g", names[i], KTRACE_CHANNEL_HIGH,
+			       KTRACE_EVENT_COMPACT);
+		KUNIT_ASSERT_EQ(test, ktrace_registry_add(&reg, ev), 0);
+		KUNIT_EXPECT_EQ(test, ev->id, i);
+	}
+	ev = new_event(test, "g", "one_too_many", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT);
+	KUNIT_EXPECT_EQ(test, ktrace_registry_add(&reg, ev), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, count(&reg), KTRACE_ID_COMPACT_MAX + 1);
+
+	/* Ids are per channel. */
+	ev = new_event(test, "g", "medium0", KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_COMPACT);
+	KUNIT_ASSERT_EQ(test, ktrace_registry_add(&reg, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->id, 0);
+}
+
+static void event_expanded_ids_test(struct kunit *test)
+{
+	static const struct {
+		const char *group, *name;
+		u8 major, minor;
+	} cases[] = {
+		{ "sched", "a", 2, 0 },
+		{ "sched", "b", 2, 1 },
+		{ "block", "c", 3, 0 },
+		{ "ktrace", "mark", KTRACE_MAJOR_KTRACE, 0 },
+		{ "sched", "d", 2, 2 },
+		{ "ktrace", "other", KTRACE_MAJOR_KTRACE, 1 },
+		{ "vm", "e", 4, 0 },
+	};
+	struct ktrace_registry reg = KTRACE_REGISTRY_INIT(reg);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ktrace_event *ev = new_event(test, cases[i].group, cases[i].name,
+						    KTRACE_CHANNEL_HIGH,
+						    KTRACE_EVENT_EXPANDED);
+
+		KUNIT_ASSERT_EQ(test, ktrace_registry_add(&reg, ev), 0);
+		KUNIT_EXPECT_EQ_MSG(test, ev->major, cases[i].major, "%s:%s",
+				    cases[i].group, cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->minor, cases[i].minor, "%s:%s",
+				    cases[i].group, cases[i].name);
+		KUNIT_EXPECT_EQ(test, ev->id, KTRACE_ID_EXPANDED);
+	}
+}
+
+static void event_refusals_test(struct kunit *test)
+{
+	static const struct ktrace_field too_wide[] = {
+		{ .name = "x", .offset = 20, .size = 13 },
+	};
+	static const struct ktrace_field zero_width[] = {
+		{ .name = "x", .offset = 0, .size = 0 },
+	};
+	struct ktrace_registry reg = KTRACE_REGISTRY_INIT(reg);
+	struct ktrace_event *ev;
+
+	ev = new_event(test, "g", "x", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT);
+	KUNIT_ASSERT_EQ(test, ktrace_registry_add(&reg, ev), 0);
+	ev = new_event(test, "g", "x", KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED);
+	KUNIT_EXPECT_EQ(test, ktrace_registry_add(&reg, ev), -EEXIST);
+
+	ev = new_event(test, "g", "wide", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT);
+	ev->fields = too_wide;
+	KUNIT_EXPECT_EQ(test, ktrace_registry_add(&reg, ev), -EINVAL);
+	ev = new_event(test, "g", "zero", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT);
+	ev->fields = zero_width;
+	KUNIT_EXPECT_EQ(test, ktrace_registry_add(&reg, ev), -EINVAL);
+	ev = new_event(test, "g", "bad_channel", KTRACE_NR_CHANNELS, KTRACE_EVENT_COMPACT);
+	KUNIT_EXPECT_EQ(test, ktrace_registry_add(&reg, ev), -EINVAL);
+	ev = new_event(test, NULL, "no_group", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT);
+	KUNIT_EXPECT_EQ(test, ktrace_registry_add(&reg, ev), -EINVAL);
+	ev = new_event(test, "g", "a_name_of_thirty_two_characters_", KTRACE_CHANNEL_HIGH,
+		       KTRACE_EVENT_COMPACT);
+	KUNIT_EXPECT_EQ(test, ktrace_registry_add(&reg, ev), -EINVAL);
+
+	/* None of that used an id or changed the registry. */
+	KUNIT_EXPECT_EQ(test, count(&reg), 1);
+	ev = new_event(test, "g", "y", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT);
+	KUNIT_ASSERT_EQ(test, ktrace_registry_add(&reg, ev), 0);
+	KUNIT_EXPECT_EQ(test, ev->id, 1);
+}
+
+/* The kernel's registry has ktrace:mark where the format says. */
+static void event_mark_test(struct kunit *test)
+{
+	struct ktrace_event *ev = ktrace_event_find("ktrace", "mark");
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_EQ(test, ev->major, KTRACE_MAJOR_KTRACE);
+	KUNIT_EXPECT_EQ(test, ev->minor, KTRACE_MINOR_MARK);
+	KUNIT_EXPECT_EQ(test, ev->channel, KTRACE_CHANNEL_MEDIUM);
+	KUNIT_EXPECT_NULL(test, ktrace_event_find("ktrace", "nonexistent"));
+}
+
+static struct kunit_case ktrace_event_cases[] = {
+	KUNIT_CASE(event_compact_ids_test),
+	KUNIT_CASE(event_expanded_ids_test),
+	KUNIT_CASE(event_refusals_test),
+	KUNIT_CASE(event_mark_test),
+	{}
+};
+
+static struct kunit_suite ktrace_event_suite = {
+	.name = "ktrace_event",
+	.test_cases = ktrace_event_cases,
+};
+
+kunit_test_suite(ktrace_event_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ktrace event registry");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# events/: enable files at every level and format files; and the metadata
+# that every start writes to the low-rate channel, which must describe the
+# machine, the clock, the channels and the events as the kernel does.
+
+. "$(dirname "$0")"/lib.sh
+
+ktrace_setup
+ktap_set_plan 21
+
+E=$KT/events
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mode_of() { ls -ld "$1" | cut -c1-10; }
+
+check "events/enable is 0600" "$(mode_of "$E/enable")" "-rw-------"
+check "format is 0400" "$(mode_of "$E/ktrace/mark/format")" "-r--------"
+check "the mark format" "$(cat "$E/ktrace/mark/format" | tr '\n' '|')" \
+	"name: mark|group: ktrace|channel: medium|kind: expanded|major: 1|minor: 0|field: text offset=0 size=0 display=string|"
+check "mark is enabled at boot, at every level" \
+	"$(cat "$E/enable" "$E/ktrace/enable" "$E/ktrace/mark/enable" | tr '\n' ' ')" "1 1 1 "
+
+echo 1 >"$KT/enable"
+check "event off" "$(wr "$E/ktrace/mark/enable" 0)" "ok 1"
+check "a disabled mark is refused with EAGAIN" "$(wr "$KT/mark" hidden)" EAGAIN
+check "the group and all read 0" "$(cat "$E/enable" "$E/ktrace/enable" | tr '\n' ' ')" "0 0 "
+check "all on" "$(wr "$E/enable" 1)" "ok 1"
+check "the event reads 1" "$(cat "$E/ktrace/mark/enable")" 1
+check "an enabled mark is written" "$(wr "$KT/mark" shown)" "ok 5"
+check "group off" "$(wr "$E/ktrace/enable" "0
+")" "ok 2"
+check "the event reads 0" "$(cat "$E/ktrace/mark/enable")" 0
+res=
+for f in "$E/enable" "$E/ktrace/enable" "$E/ktrace/mark/enable"; do
+	for bad in 2 on X "" "0 1"; do
+		res="$res$(wr "$f" "$bad") "
+	done
+done
+check "bad enable values fail with EINVAL" "$res" \
+	"$(for i in $(seq 15); do printf 'EINVAL '; done)"
+check "and change nothing" "$(cat "$E/ktrace/mark/enable")" 0
+check "1 MiB enable write fails with EINVAL" "$(wr -n 1048576 "$E/enable" 1)" EINVAL
+echo 1 >"$E/enable"
+echo 0 >"$KT/enable"
+
+# The metadata of that start, from whichever CPU started it.
+for f in "$KT"/low/cpu*; do
+	"$DIR"/ktrace_count -M "$f" >>"$TMP/meta" 2>&1
+done
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+check "one trace record, matching uname" \
+	"$(grep '^trace ' "$TMP/meta" | sed 's/ byte_order=.*//')" \
+	"trace release=$(uname -r) machine=$(uname -m) nr_cpus=$ncpu"
+re='s/^clock name=\([a-z]*\) freq_hz=\([0-9]*\) shift=\([0-9]*\)$/'
+clock=$(sed -n "$re\\1, \\2 Hz, shift \\3/p" "$TMP/meta")
+check "the clock record matches the boot log" "$clock" \
+	"$(dmesg | sed -n 's/.*ktrace: clock \(.*\) (.*/\1/p' | tail -n 1)"
+check "three channels, hybrid, the high one at buffer_size_kb" \
+	"$(grep '^channel ' "$TMP/meta" | tr '\n' '|')" \
+	"channel name=high mode=overwrite subbuf_size=131072 n_subbufs=8|channel name=medium mode=drop subbuf_size=131072 n_subbufs=4|channel name=low mode=drop subbuf_size=16384 n_subbufs=4|"
+check "the mark event as its format file says" \
+	"$(grep -A1 '^event ktrace:mark ' "$TMP/meta" | tr '\n' '|')" \
+	"event ktrace:mark channel=1 kind=expanded id=30 major=1 minor=0 fields=1|field text offset=0 size=0 display=4|"
+check "one event record per registered event" \
+	"$(grep -c '^event ' "$TMP/meta")" "$(ls -d "$E"/*/*/ | wc -l)"
+check "the metadata is counted on the low channel" \
+	"$(awk '$2 == "low" { split($3, a, "="); n += a[2] } END { print n }' "$KT/stats")" \
+	"$(grep -c -v '^subbufs=' "$TMP/meta")"
+ktap_finished

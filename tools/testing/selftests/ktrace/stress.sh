@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Both CPUs write marks at full rate while a reader consumes the relay
+# files and a toggler stops and starts tracing and tries to change the
+# mode and size.  Afterwards the accounting is exact per CPU (events =
+# read + dropped + overwritten), every stream read was well formed, and
+# the kernel logged no warning.
+
+. "$(dirname "$0")"/lib.sh
+
+ktrace_setup
+ktap_set_plan 6
+
+SECONDS_RUN=${KTRACE_STRESS_SECONDS:-8}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+dmesg_before=$(dmesg | wc -l)
+
+echo drop >"$KT/mode"
+echo 1 >"$KT/enable"
+end=$(($(date +%s) + SECONDS_RUN))
+for c in $(seq 0 $((ncpu - 1))); do
+	taskset -c "$c" sh -c "while [ \$(date +%s) -lt $end ]; do
+		i=0; while [ \$i -lt 200 ]; do
+			echo \"s$c-\$i\" >$KT/mark 2>/dev/null; i=\$((i + 1)); done
+	done" &
+done
+# The reader: everything it reads from each CPU's medium stream.
+(while [ "$(date +%s)" -lt "$end" ]; do
+	for c in $(seq 0 $((ncpu - 1))); do
+		"$DIR"/ktrace_count "$KT/medium/cpu$c" >>"$TMP/read$c" 2>&1
+	done
+done) &
+# The toggler: stop and start; mode and size changes are refused meanwhile.
+busy=0
+toggles=0
+while [ "$(date +%s)" -lt "$end" ]; do
+	echo 0 >"$KT/enable"
+	cat "$KT/stats" >/dev/null
+	echo 1 >"$KT/enable"
+	[ "$(wr "$KT/mode" overwrite)" = EBUSY ] || busy=$((busy + 1))
+	[ "$(wr "$KT/buffer_size_kb" 32)" = EBUSY ] || busy=$((busy + 1))
+	toggles=$((toggles + 1))
+done
+wait
+echo 0 >"$KT/enable"
+for c in $(seq 0 $((ncpu - 1))); do
+	"$DIR"/ktrace_count "$KT/medium/cpu$c" >>"$TMP/read$c" 2>&1
+done
+ktap_print_msg "$toggles start/stop cycles"
+
+check "mode and size changes were refused while tracing" "$busy" 0
+exact=0
+wellformed=0
+written=0
+for c in $(seq 0 $((ncpu - 1))); do
+	read=$(sed -n 's/.* events=\([0-9]*\) .*/\1/p' "$TMP/read$c" |
+		awk '{ n += $1 } END { print n + 0 }')
+	errors=$(grep -c -v '^subbufs=.* errors=0$' "$TMP/read$c")
+	ev=$(stat_of "$c" medium events)
+	dr=$(stat_of "$c" medium dropped)
+	ow=$(stat_of "$c" medium overwritten)
+	ktap_print_msg "cpu$c: events=$ev read=$read dropped=$dr overwritten=$ow"
+	[ "$ev" -eq $((read + dr + ow)) ] && exact=$((exact + 1))
+	[ "$errors" -eq 0 ] && wellformed=$((wellformed + 1))
+	[ "$ev" -gt 1000 ] && written=$((written + 1))
+done
+check "every CPU wrote more than 1000 events" "$written" "$ncpu"
+check "events = read + dropped + overwritten on every CPU" "$exact" "$ncpu"
+check "every stream read was well formed" "$wellformed" "$ncpu"
+splat='BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock|possible recursive'
+splat="$splat|sleeping function called|suspicious RCU|lockdep is turned off"
+splats=$(dmesg | tail -n +$((dmesg_before + 1)) | grep -c -E "$splat")
+check "the kernel logged no warning" "$splats" 0
+echo 1 >"$KT/enable"
+check "tracing still works" "$(wr "$KT/mark" alive)" "ok 5"
+echo 0 >"$KT/enable"
+echo hybrid >"$KT/mode"
+ktap_finished
