@@ -7,8 +7,9 @@
  *   ns per compact event (4-byte payload) and per 32-byte expanded event,
  *   ktrace's write path and ring_buffer_lock_reserve()/unlock_commit()
  *   with the same payloads, on one CPU and on every CPU at once, in
- *   overwrite mode; and the bytes per event of a mix of 90% compact and
- *   10% expanded events, headers, timestamps and padding included.
+ *   overwrite mode; and the bytes per event of compact events alone and
+ *   of a mix of 90% compact and 10% expanded events, subbuffer headers,
+ *   timestamp records and padding included.
  *
  * A benchmark, not a test: numbers under emulation (QEMU TCG) are only
  * meaningful as ratios within one boot.
@@ -113,8 +114,8 @@ static u64 __init bench(struct bench_run *run, bool all)
 	return n ? div_u64(sum, (u64)n * BENCH_EVENTS) : 0;
 }
 
-/* Bytes of buffer used per event over a realistic mix. */
-static void __init bench_bytes(void)
+/* Bytes of buffer used per event, one in every_expanded 32-byte expanded. */
+static void __init bench_bytes(unsigned int every_expanded)
 {
 	static const u8 payload[32];
 	struct ktrace_buf_stats before, after;
@@ -125,7 +126,7 @@ static void __init bench_bytes(void)
 	cpu = smp_processor_id();
 	ktrace_channel_stats(KTRACE_CHANNEL_HIGH, cpu, &before);
 	for (i = 0; i < BENCH_EVENTS; i++) {
-		if (i % 10)
+		if (!every_expanded || i % every_expanded)
 			ktrace_write_compact(KTRACE_CHANNEL_HIGH, 1, i);
 		else
 			ktrace_write_expanded(KTRACE_CHANNEL_HIGH, 2, 0, payload, 32);
@@ -134,7 +135,8 @@ static void __init bench_bytes(void)
 	migrate_enable();
 	events = after.events - before.events;
 	bytes = after.used - before.used;
-	pr_info("mix 90%% compact 10%% expanded32: %llu.%02llu bytes/event (%llu events, %llu subbuffers, %llu timestamps)\n",
+	pr_info("%u%% compact (rest expanded32): %llu.%02llu bytes/event (%llu events, %llu subbuffers, %llu timestamps)\n",
+		every_expanded ? 100 - 100 / every_expanded : 100,
 		div_u64(bytes, events), div_u64(bytes * 100, events) % 100, events,
 		after.subbufs - before.subbufs, after.timestamps - before.timestamps);
 }
@@ -172,7 +174,8 @@ static int __init ktrace_bench(void)
 			div64_u64(ns[BENCH_KTRACE_EXPANDED][all] * 100,
 				  max(ns[BENCH_FTRACE_EXPANDED][all], 1ULL)));
 	}
-	bench_bytes();
+	bench_bytes(0);
+	bench_bytes(10);
 	ktrace_set_enabled(false);
 free:
 	ring_buffer_free(run.rb);
