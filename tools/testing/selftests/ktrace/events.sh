@@ -19,8 +19,8 @@ check "events/enable is 0600" "$(mode_of "$E/enable")" "-rw-------"
 check "format is 0400" "$(mode_of "$E/ktrace/mark/format")" "-r--------"
 check "the mark format" "$(cat "$E/ktrace/mark/format" | tr '\n' '|')" \
 	"name: mark|group: ktrace|channel: medium|kind: expanded|major: 1|minor: 0|field: text offset=0 size=0 display=string|"
-check "mark is enabled at boot, at every level" \
-	"$(cat "$E/enable" "$E/ktrace/enable" "$E/ktrace/mark/enable" | tr '\n' ' ')" "1 1 1 "
+check "mark enabled, test events not: the group 1, all X" \
+	"$(cat "$E/enable" "$E/ktrace/enable" "$E/ktrace/mark/enable" | tr '\n' ' ')" "X 1 1 "
 
 echo 1 >"$KT/enable"
 check "event off" "$(wr "$E/ktrace/mark/enable" 0)" "ok 1"
@@ -42,7 +42,8 @@ check "bad enable values fail with EINVAL" "$res" \
 	"$(for i in $(seq 15); do printf 'EINVAL '; done)"
 check "and change nothing" "$(cat "$E/ktrace/mark/enable")" 0
 check "1 MiB enable write fails with EINVAL" "$(wr -n 1048576 "$E/enable" 1)" EINVAL
-echo 1 >"$E/enable"
+echo 0 >"$E/enable"
+echo 1 >"$E/ktrace/enable"
 echo 0 >"$KT/enable"
 
 # The metadata of that start, from whichever CPU started it.

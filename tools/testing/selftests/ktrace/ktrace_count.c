@@ -2,7 +2,7 @@
 /*
  * ktrace_count: check and count what a ktrace relay file holds.
  *
- *   ktrace_count [-m | -M] FILE
+ *   ktrace_count [-m | -M] [-t ID] FILE
  *
  * Reading a relay file consumes it and skips the subbuffers' padding, so
  * the stream is a sequence of subbuffer headers, each followed by its
@@ -15,10 +15,14 @@
  * gaps counts subbuffers missing between sequence numbers; dropped and
  * overwritten are the counts of the last header.  With -m, the text of
  * every mark is printed first, one per line; with -M, every metadata
- * record, as "trace|clock|channel|event|field|enum key=value...".  Exit status: 0 if the stream
+ * record, as "trace|clock|channel|event|field|enum key=value...".  With
+ * -t ID, compact events of that id are test:tick events, whose payloads
+ * must increase: ticks= counts them, tick_gaps= the sequence numbers
+ * missing between them, and a tick out of order is an error.  Exit status: 0 if the stream
  * is well formed, 1 otherwise, 2 for a usage error.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +38,12 @@
 struct counts {
 	uint64_t subbufs, events, compact, expanded, timestamps, marks, gaps;
 	uint64_t first_seq, last_seq, dropped, overwritten, errors;
+	uint64_t ticks, tick_gaps;
+	uint32_t last_tick;
 	int have_seq;
 };
+
+static int tick_id = -1;
 
 static int show_marks, show_meta;
 
@@ -155,6 +163,19 @@ static int records(struct counts *c, const char *file, uint64_t base,
 			c->events++;
 			pos += len;
 		} else {
+			uint32_t payload;
+
+			memcpy(&payload, p + pos + 4, 4);
+			if ((int)id == tick_id) {
+				if (c->ticks && payload <= c->last_tick) {
+					bad(c, file, base + pos, "tick out of order");
+					return -1;
+				}
+				if (c->ticks)
+					c->tick_gaps += payload - c->last_tick - 1;
+				c->last_tick = payload;
+				c->ticks++;
+			}
 			c->compact++;
 			c->events++;
 			pos += 8;
@@ -215,20 +236,26 @@ static void count_file(struct counts *c, const char *file)
 int main(int argc, char **argv)
 {
 	struct counts c = { 0 };
-	int i = 1;
+	int opt;
 
-	if (argc > 1 && !strcmp(argv[1], "-m")) {
-		show_marks = 1;
-		i++;
-	} else if (argc > 1 && !strcmp(argv[1], "-M")) {
-		show_meta = 1;
-		i++;
+	while ((opt = getopt(argc, argv, "mMt:")) != -1) {
+		switch (opt) {
+		case 'm':
+			show_marks = 1;
+			break;
+		case 'M':
+			show_meta = 1;
+			break;
+		case 't':
+			tick_id = atoi(optarg);
+			break;
+		default:
+			goto usage;
+		}
 	}
-	if (i != argc - 1) {
-		fprintf(stderr, "usage: ktrace_count [-m | -M] FILE\n");
-		return 2;
-	}
-	count_file(&c, argv[i]);
+	if (optind != argc - 1)
+		goto usage;
+	count_file(&c, argv[optind]);
 	printf("subbufs=%llu events=%llu compact=%llu expanded=%llu timestamps=%llu marks=%llu ",
 	       (unsigned long long)c.subbufs, (unsigned long long)c.events,
 	       (unsigned long long)c.compact, (unsigned long long)c.expanded,
@@ -237,5 +264,11 @@ int main(int argc, char **argv)
 	       (unsigned long long)c.gaps, (unsigned long long)c.first_seq,
 	       (unsigned long long)c.last_seq, (unsigned long long)c.dropped,
 	       (unsigned long long)c.overwritten, (unsigned long long)c.errors);
+	if (tick_id >= 0)
+		printf("ticks=%llu tick_gaps=%llu\n", (unsigned long long)c.ticks,
+		       (unsigned long long)c.tick_gaps);
 	return c.errors ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: ktrace_count [-m | -M] [-t ID] FILE\n");
+	return 2;
 }

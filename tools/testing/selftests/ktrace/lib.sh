@@ -34,6 +34,8 @@ ktrace_setup() {
 	echo drop >"$KT/mode"
 	echo hybrid >"$KT/mode"
 	echo 1024 >"$KT/buffer_size_kb"
+	echo 0 >"$KT/events/enable"
+	echo 1 >"$KT/events/ktrace/enable"
 }
 
 # stat_of CPU CHANNEL KEY: one counter of the stats file.

@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Both CPUs write marks at full rate while a reader consumes the relay
-# files and a toggler stops and starts tracing and tries to change the
-# mode and size.  Afterwards the accounting is exact per CPU (events =
-# read + dropped + overwritten), every stream read was well formed, and
-# the kernel logged no warning.
+# Both CPUs write marks at full rate from task context while test:tick
+# writes from hardirq context into the same buffers, nesting inside the
+# mark writers; a reader consumes the relay files and a toggler stops and
+# starts tracing and tries to change the mode and size.  Afterwards the
+# accounting is exact per CPU (events = read + dropped + overwritten),
+# every stream read was well formed with its ticks in order, and the
+# kernel logged no warning.
 
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 6
+ktap_set_plan 7
 
 SECONDS_RUN=${KTRACE_STRESS_SECONDS:-8}
 TMP=$(mktemp -d)
@@ -18,7 +20,9 @@ trap 'rm -rf "$TMP"' EXIT
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 dmesg_before=$(dmesg | wc -l)
 
+TICK=$(sed -n 's/^id: //p' "$KT/events/test/tick/format")
 echo drop >"$KT/mode"
+echo 1 >"$KT/events/test/tick/enable"
 echo 1 >"$KT/enable"
 end=$(($(date +%s) + SECONDS_RUN))
 for c in $(seq 0 $((ncpu - 1))); do
@@ -30,7 +34,7 @@ done
 # The reader: everything it reads from each CPU's medium stream.
 (while [ "$(date +%s)" -lt "$end" ]; do
 	for c in $(seq 0 $((ncpu - 1))); do
-		"$DIR"/ktrace_count "$KT/medium/cpu$c" >>"$TMP/read$c" 2>&1
+		"$DIR"/ktrace_count -t "$TICK" "$KT/medium/cpu$c" >>"$TMP/read$c" 2>&1
 	done
 done) &
 # The toggler: stop and start; mode and size changes are refused meanwhile.
@@ -46,8 +50,9 @@ while [ "$(date +%s)" -lt "$end" ]; do
 done
 wait
 echo 0 >"$KT/enable"
+echo 0 >"$KT/events/test/tick/enable"
 for c in $(seq 0 $((ncpu - 1))); do
-	"$DIR"/ktrace_count "$KT/medium/cpu$c" >>"$TMP/read$c" 2>&1
+	"$DIR"/ktrace_count -t "$TICK" "$KT/medium/cpu$c" >>"$TMP/read$c" 2>&1
 done
 ktap_print_msg "$toggles start/stop cycles"
 
@@ -55,21 +60,26 @@ check "mode and size changes were refused while tracing" "$busy" 0
 exact=0
 wellformed=0
 written=0
+ticked=0
 for c in $(seq 0 $((ncpu - 1))); do
 	read=$(sed -n 's/.* events=\([0-9]*\) .*/\1/p' "$TMP/read$c" |
 		awk '{ n += $1 } END { print n + 0 }')
-	errors=$(grep -c -v '^subbufs=.* errors=0$' "$TMP/read$c")
+	errors=$(grep -v '^ticks=' "$TMP/read$c" | grep -c -v '^subbufs=.* errors=0$')
+	ticks=$(sed -n 's/^ticks=\([0-9]*\) .*/\1/p' "$TMP/read$c" |
+		awk '{ n += $1 } END { print n + 0 }')
 	ev=$(stat_of "$c" medium events)
 	dr=$(stat_of "$c" medium dropped)
 	ow=$(stat_of "$c" medium overwritten)
-	ktap_print_msg "cpu$c: events=$ev read=$read dropped=$dr overwritten=$ow"
+	ktap_print_msg "cpu$c: events=$ev read=$read (ticks $ticks) dropped=$dr overwritten=$ow"
+	[ "$ticks" -gt 100 ] && ticked=$((ticked + 1))
 	[ "$ev" -eq $((read + dr + ow)) ] && exact=$((exact + 1))
 	[ "$errors" -eq 0 ] && wellformed=$((wellformed + 1))
 	[ "$ev" -gt 1000 ] && written=$((written + 1))
 done
 check "every CPU wrote more than 1000 events" "$written" "$ncpu"
+check "every CPU read more than 100 hardirq ticks" "$ticked" "$ncpu"
 check "events = read + dropped + overwritten on every CPU" "$exact" "$ncpu"
-check "every stream read was well formed" "$wellformed" "$ncpu"
+check "every stream read was well formed, ticks in order" "$wellformed" "$ncpu"
 splat='BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock|possible recursive'
 splat="$splat|sleeping function called|suspicious RCU|lockdep is turned off"
 splats=$(dmesg | tail -n +$((dmesg_before + 1)) | grep -c -E "$splat")
