@@ -22,6 +22,9 @@
  *   cpu0 high events=1200 bytes=9612 dropped=0 overwritten=0 timestamps=3 subbufs=0
  *   ...
  *
+ *   # cat /sys/kernel/debug/ktrace/ascii
+ *   51.734017472 1 sh-87 ktrace:mark pid=87 text="before the upgrade"
+ *
  * The binary streams are relay files: high/cpuN, medium/cpuN, low/cpuN.
  */
 #include <linux/debugfs.h>
@@ -229,6 +232,35 @@ static const struct file_operations mark_fops = {
 	.llseek = noop_llseek,
 };
 
+static int ascii_open(struct inode *inode, struct file *file)
+{
+	struct ktrace_ascii *a = ktrace_ascii_open();
+
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	file->private_data = a;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t ascii_read(struct file *file, char __user *ubuf, size_t cnt,
+			  loff_t *ppos)
+{
+	return ktrace_ascii_read(file->private_data, ubuf, cnt,
+				 file->f_flags & O_NONBLOCK);
+}
+
+static int ascii_release(struct inode *inode, struct file *file)
+{
+	ktrace_ascii_release(file->private_data);
+	return 0;
+}
+
+static const struct file_operations ascii_fops = {
+	.open = ascii_open,
+	.read = ascii_read,
+	.release = ascii_release,
+};
+
 /**
  * ktrace_fs_channel_dir() - the directory of a channel's relay files
  * @ch: enum ktrace_channel_id
@@ -285,6 +317,7 @@ static int __init ktrace_debugfs_init(void)
 			    &buffer_size_kb_fops);
 	debugfs_create_file("stats", 0400, ktrace_dir, NULL, &stats_fops);
 	debugfs_create_file("mark", 0200, ktrace_dir, NULL, &mark_fops);
+	debugfs_create_file("ascii", 0400, ktrace_dir, NULL, &ascii_fops);
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
 		ktrace_channel_dirs[ch] = debugfs_create_dir(ktrace_channel_name(ch),
 							     ktrace_dir);

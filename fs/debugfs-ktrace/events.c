@@ -14,7 +14,8 @@
  *   kind: expanded
  *   major: 1
  *   minor: 0
- *   field: text offset=0 size=0 display=string
+ *   field: pid offset=0 size=4 display=pid
+ *   field: text offset=4 size=0 display=string
  *   # echo 0 > /sys/kernel/debug/ktrace/events/enable
  */
 #include <linux/debugfs.h>

@@ -45,10 +45,16 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/wait.h>
 #include <kunit/visibility.h>
 
 #include "buffer.h"
 #include "ktrace_internal.h"
+
+/* Readers of ktrace's own (the ascii pipe) wait here for deliveries. */
+DECLARE_WAIT_QUEUE_HEAD(ktrace_readers_wait);
+/* Subbuffers delivered, all buffers: what those readers wait for. */
+atomic_long_t ktrace_deliveries = ATOMIC_LONG_INIT(0);
 
 static __always_inline u64 ktrace_buf_clock(struct ktrace_buf *buf)
 {
@@ -252,6 +258,10 @@ static void ktrace_deliver(struct ktrace_buf *buf)
 			relay_switch_subbuf(buf->rbuf, 0);
 		}
 		buf->delivered = sb + 1;
+		atomic_long_inc(&ktrace_deliveries);
+		/* Pairs with the barrier in wq_has_sleeper(): see its comment. */
+		if (wq_has_sleeper(&ktrace_readers_wait))
+			wake_up(&ktrace_readers_wait);
 	}
 }
 

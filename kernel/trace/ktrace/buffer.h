@@ -18,6 +18,7 @@
 
 #include <linux/irq_work.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <asm/local.h>
 
 #include "format.h"
@@ -117,6 +118,9 @@ struct ktrace_ctx {
 /* The subbuffer header and the timestamp record that starts every subbuffer. */
 #define KTRACE_SUBBUF_START \
 	(sizeof(struct ktrace_subbuf_header) + sizeof(struct ktrace_timestamp))
+
+extern struct wait_queue_head ktrace_readers_wait;
+extern atomic_long_t ktrace_deliveries;
 
 int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		   struct ktrace_ctx *ctx);

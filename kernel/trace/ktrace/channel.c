@@ -253,6 +253,73 @@ void ktrace_channels_flush(void)
 }
 
 /**
+ * ktrace_channel_take_subbuf() - consume the next subbuffer of a stream
+ * @ch: enum ktrace_channel_id
+ * @cpu: the CPU
+ * @dst: where the subbuffer (header and records) is copied
+ * @max: bytes at @dst, at least a subbuffer
+ *
+ * For the ascii pipe: it consumes what relay's readers would, so the two
+ * must not be used on one stream at the same time.  In overwrite mode the
+ * subbuffers overwritten since the last read are skipped, as relay does.
+ *
+ * Return: the bytes copied, -ENODATA if no complete subbuffer is waiting.
+ */
+int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
+			       size_t max)
+{
+	struct ktrace_channel *c = &ktrace_channels[ch];
+	const struct ktrace_subbuf_header *h;
+	unsigned long nr, produced, consumed;
+	struct rchan_buf *rbuf;
+	struct ktrace_buf *buf;
+	size_t sb_size, len;
+	int ret = -ENODATA;
+
+	mutex_lock(&ktrace_mutex);
+	buf = c->bufs ? *per_cpu_ptr(c->bufs, cpu) : NULL;
+	if (!buf || !buf->rbuf)
+		goto out;
+	rbuf = buf->rbuf;
+	nr = 1UL << buf->nr_shift;
+	sb_size = 1UL << buf->sb_shift;
+	produced = READ_ONCE(rbuf->subbufs_produced);
+	consumed = rbuf->subbufs_consumed;
+	if (produced - consumed >= nr) {
+		consumed = produced - nr + 1;
+		rbuf->subbufs_consumed = consumed;
+	}
+	if (produced == consumed || max < sb_size)
+		goto out;
+	/* The count before the data it covers: pairs with ktrace_deliver(). */
+	smp_rmb();
+	h = rbuf->start + (consumed & (nr - 1)) * sb_size;
+	len = min_t(size_t, sizeof(*h) + READ_ONCE(h->data_size), sb_size);
+	memcpy(dst, h, len);
+	relay_subbufs_consumed(c->rchan, cpu, 1);
+	rbuf->bytes_consumed = 0;
+	ret = len;
+out:
+	mutex_unlock(&ktrace_mutex);
+	return ret;
+}
+
+/**
+ * ktrace_channels_flush_live() - close partly filled subbuffers while tracing
+ *
+ * For a reader waiting on a slow stream: on every CPU, the current
+ * subbuffers are closed as if a writer had switched, and delivered from
+ * irq_work.  Costs the rest of each subbuffer.
+ */
+void ktrace_channels_flush_live(void)
+{
+	mutex_lock(&ktrace_mutex);
+	if (ktrace_tracing)
+		on_each_cpu(ktrace_flush_cpu, NULL, 1);
+	mutex_unlock(&ktrace_mutex);
+}
+
+/**
  * ktrace_channel_stats() - the counters of one CPU's buffer of a channel
  * @ch: enum ktrace_channel_id
  * @cpu: the CPU
@@ -357,14 +424,40 @@ int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload)
 int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 			  const void *data, u16 len)
 {
+	return ktrace_write_expanded2(ch, major, minor, NULL, 0, data, len);
+}
+
+/**
+ * ktrace_write_expanded2() - write an expanded event in two parts
+ * @ch: enum ktrace_channel_id
+ * @major: the event's major
+ * @minor: the event's minor
+ * @head: the start of the payload
+ * @hlen: its length
+ * @data: the rest of the payload
+ * @len: its length
+ *
+ * As ktrace_write_expanded(), for a payload whose parts are apart.
+ *
+ * Return: as ktrace_write_expanded(); -E2BIG if @hlen + @len exceeds
+ * %KTRACE_EXPANDED_MAX.
+ */
+int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
+			   const void *head, u16 hlen, const void *data, u16 len)
+{
 	struct ktrace_ctx ctx;
+	void *p;
 	int ret;
 
-	ret = ktrace_begin(ch, KTRACE_EXPANDED_SIZE(len), &ctx);
+	if (hlen + len > KTRACE_EXPANDED_MAX)
+		return -E2BIG;
+	ret = ktrace_begin(ch, KTRACE_EXPANDED_SIZE(hlen + len), &ctx);
 	if (ret)
 		return ret;
-	ktrace_put_expanded(ctx.data, ctx.clock, major, minor, len);
-	memcpy(ctx.data + sizeof(struct ktrace_expanded), data, len);
+	ktrace_put_expanded(ctx.data, ctx.clock, major, minor, hlen + len);
+	p = ctx.data + sizeof(struct ktrace_expanded);
+	memcpy(p, head, hlen);
+	memcpy(p + hlen, data, len);
 	ktrace_end(&ctx);
 	return 0;
 }

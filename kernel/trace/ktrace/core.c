@@ -18,7 +18,9 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/time64.h>
 #include <kunit/visibility.h>
@@ -82,6 +84,45 @@ unsigned int ktrace_clock_shift(u64 freq_hz)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_shift);
 
+/* A reference instant of the trace clock, for ktrace_clock_ns(). */
+static u64 ktrace_ref_clock;
+static u64 ktrace_ref_mono_ns;
+
+/**
+ * ktrace_clock_set_ref() - take a reference instant of the trace clock
+ *
+ * Taken at boot and at every start, so that TSC-based times stay close to
+ * CLOCK_MONOTONIC even as the two drift apart over weeks.
+ */
+void ktrace_clock_set_ref(void)
+{
+	WRITE_ONCE(ktrace_ref_clock, ktrace_clock_read());
+	WRITE_ONCE(ktrace_ref_mono_ns, ktime_get_mono_fast_ns());
+}
+
+/**
+ * ktrace_clock_ns() - a trace clock value in CLOCK_MONOTONIC nanoseconds
+ * @clock: a full (shifted) trace clock value
+ *
+ * Return: the time in nanoseconds of CLOCK_MONOTONIC.
+ */
+u64 ktrace_clock_ns(u64 clock)
+{
+	u64 ref = READ_ONCE(ktrace_ref_clock), mono = READ_ONCE(ktrace_ref_mono_ns);
+	u64 delta;
+
+	if (!static_branch_likely(&ktrace_clock_tsc))
+		return clock << ktrace_clock.shift;
+	if (clock >= ref) {
+		delta = mul_u64_u64_div_u64((clock - ref) << ktrace_clock.shift,
+					    NSEC_PER_SEC, ktrace_clock.freq_hz);
+		return mono + delta;
+	}
+	delta = mul_u64_u64_div_u64((ref - clock) << ktrace_clock.shift,
+				    NSEC_PER_SEC, ktrace_clock.freq_hz);
+	return mono > delta ? mono - delta : 0;
+}
+
 static void __init ktrace_clock_init(void)
 {
 #ifdef CONFIG_X86
@@ -94,6 +135,7 @@ static void __init ktrace_clock_init(void)
 	}
 #endif
 	ktrace_clock.shift = ktrace_clock_shift(ktrace_clock.freq_hz);
+	ktrace_clock_set_ref();
 }
 
 /**
@@ -127,6 +169,7 @@ int ktrace_set_enabled(bool on)
 	if (on) {
 		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K, ktrace_mode);
 		if (!ret) {
+			ktrace_clock_set_ref();
 			WRITE_ONCE(ktrace_tracing, true);
 			ktrace_metadata_write();
 		}
@@ -234,10 +277,12 @@ unsigned long ktrace_get_buffer_size_kb(void)
  */
 int ktrace_mark(const char *text, size_t len)
 {
+	u32 pid = task_pid_nr(current);
+
 	if (!READ_ONCE(ktrace_event_mark.enabled))
 		return -EAGAIN;
-	return ktrace_write_expanded(KTRACE_CHANNEL_MEDIUM, KTRACE_MAJOR_KTRACE,
-				     KTRACE_MINOR_MARK, text, len);
+	return ktrace_write_expanded2(KTRACE_CHANNEL_MEDIUM, KTRACE_MAJOR_KTRACE,
+				      KTRACE_MINOR_MARK, &pid, sizeof(pid), text, len);
 }
 
 static int __init ktrace_init(void)

@@ -22,8 +22,10 @@
 /* The registry, under ktrace_mutex. */
 struct ktrace_registry ktrace_registry = KTRACE_REGISTRY_INIT(ktrace_registry);
 
+/* The writer's pid first: the running task, for decoders. */
 static const struct ktrace_field ktrace_mark_fields[] = {
-	{ .name = "text", .offset = 0, .size = 0, .display = KTRACE_DISPLAY_STRING },
+	{ .name = "pid", .offset = 0, .size = 4, .display = KTRACE_DISPLAY_PID },
+	{ .name = "text", .offset = 4, .size = 0, .display = KTRACE_DISPLAY_STRING },
 };
 
 /* User annotations written to the mark file. */
@@ -34,6 +36,7 @@ struct ktrace_event ktrace_event_mark = {
 	.kind = KTRACE_EVENT_EXPANDED,
 	.fields = ktrace_mark_fields,
 	.nr_fields = ARRAY_SIZE(ktrace_mark_fields),
+	.pid_is_current = true,
 	.enabled = true,
 };
 
@@ -65,6 +68,33 @@ struct ktrace_event *ktrace_event_find(const char *group, const char *name)
 	return ev;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_event_find);
+
+/**
+ * ktrace_event_lookup() - the event a record is
+ * @ch: the channel of the record
+ * @id: its record id
+ * @major: for an expanded record, its major
+ * @minor: for an expanded record, its minor
+ *
+ * Return: the event, or %NULL if no registered event has those ids.
+ */
+struct ktrace_event *ktrace_event_lookup(unsigned int ch, unsigned int id,
+					 u8 major, u8 minor)
+{
+	struct ktrace_event *ev, *found = NULL;
+
+	mutex_lock(&ktrace_mutex);
+	for_each_ktrace_event(ev) {
+		if (ev->channel != ch || ev->id != id)
+			continue;
+		if (id == KTRACE_ID_EXPANDED && (ev->major != major || ev->minor != minor))
+			continue;
+		found = ev;
+		break;
+	}
+	mutex_unlock(&ktrace_mutex);
+	return found;
+}
 
 static bool ktrace_event_valid(const struct ktrace_event *ev)
 {

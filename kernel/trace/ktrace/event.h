@@ -57,6 +57,8 @@ struct ktrace_field {
  * @id: compact events: the id in the channel, set at registration
  * @major: expanded events: set at registration, one per group
  * @minor: expanded events: set at registration
+ * @pid_is_current: its first field is the pid of the task running on the
+ *	CPU (the writer of a mark, the next task of a switch)
  * @enabled: whether the event is written; changed under ktrace_mutex
  * @list: in the registry, under ktrace_mutex
  */
@@ -71,6 +73,7 @@ struct ktrace_event {
 	u8 id;
 	u8 major;
 	u8 minor;
+	bool pid_is_current;
 	bool enabled;
 	struct list_head list;
 };
@@ -98,6 +101,8 @@ int ktrace_event_set_enabled(struct ktrace_event *ev, bool on);
 int ktrace_events_set_enabled(const char *group, bool on);
 void ktrace_events_count(const char *group, unsigned int *on, unsigned int *total);
 struct ktrace_event *ktrace_event_find(const char *group, const char *name);
+struct ktrace_event *ktrace_event_lookup(unsigned int ch, unsigned int id,
+					 u8 major, u8 minor);
 void ktrace_metadata_write(void);
 
 /* The registry of the kernel; iterate it with ktrace_mutex held. */

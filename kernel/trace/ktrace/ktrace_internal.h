@@ -84,6 +84,13 @@ int ktrace_set_buffer_size_kb(unsigned long kb);
 unsigned long ktrace_get_buffer_size_kb(void);
 int ktrace_mark(const char *text, size_t len);
 
+/* ascii.c: the text pipe. */
+struct ktrace_ascii;
+struct ktrace_ascii *ktrace_ascii_open(void);
+ssize_t ktrace_ascii_read(struct ktrace_ascii *a, char __user *ubuf,
+			  size_t cnt, bool nonblock);
+void ktrace_ascii_release(struct ktrace_ascii *a);
+
 /* channel.c */
 struct ktrace_buf_stats;
 int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode);
@@ -92,11 +99,18 @@ void ktrace_channels_flush(void);
 bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
 			  struct ktrace_buf_stats *st);
 const char *ktrace_channel_name(unsigned int ch);
+int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
+			       size_t max);
+void ktrace_channels_flush_live(void);
+u64 ktrace_clock_ns(u64 clock);
+void ktrace_clock_set_ref(void);
 struct ktrace_meta_channel;
 void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch);
 int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload);
 int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 			  const void *data, u16 len);
+int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
+			   const void *head, u16 hlen, const void *data, u16 len);
 
 /* fs/debugfs-ktrace/: the files of the relay channels. */
 struct dentry;

@@ -8,9 +8,10 @@
  * writers between their reservation and their commit.  While the event is
  * enabled, a pinned hard hrtimer on every online CPU writes one tick every
  * tick_us microseconds (module parameter ktrace.tick_us, default 20); the
- * payload is a per-CPU sequence number that only advances for ticks that
- * reached the buffer, written or dropped, so that a reader can check that
- * the ticks it reads are in order and that the missing ones were counted.
+ * payload is a per-CPU sequence number, from 0 at every enable, that only
+ * advances for ticks that reached the buffer, written or dropped, so that
+ * a reader can check that the ticks it reads are in order and that the
+ * missing ones were counted.
  */
 #define pr_fmt(fmt) "ktrace: " fmt
 
@@ -73,6 +74,8 @@ static int ktrace_tick_enable(struct ktrace_event *ev, bool on)
 	unsigned int cpu;
 
 	if (on) {
+		for_each_possible_cpu(cpu)
+			per_cpu(ktrace_tick_seq, cpu) = 0;
 		on_each_cpu(ktrace_tick_start, NULL, 1);
 	} else {
 		for_each_possible_cpu(cpu)

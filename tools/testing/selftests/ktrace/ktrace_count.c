@@ -31,7 +31,10 @@
 
 #include "../../../../include/uapi/linux/ktrace.h"
 
-/* ktrace's own expanded events (kernel/trace/ktrace/ktrace_internal.h). */
+/*
+ * ktrace's own expanded events (kernel/trace/ktrace/ktrace_internal.h);
+ * a mark's payload is the writer's pid (4 bytes), then the text.
+ */
 #define MAJOR_KTRACE	1
 #define MINOR_MARK	0
 
@@ -156,8 +159,8 @@ static int records(struct counts *c, const char *file, uint64_t base,
 			}
 			if (ex.major == MAJOR_KTRACE && ex.minor == MINOR_MARK) {
 				c->marks++;
-				if (show_marks)
-					printf("%.*s\n", ex.length, p + pos + sizeof(ex));
+				if (show_marks && ex.length >= 4)
+					printf("%.*s\n", ex.length - 4, p + pos + sizeof(ex) + 4);
 			}
 			c->expanded++;
 			c->events++;

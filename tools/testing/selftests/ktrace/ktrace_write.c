@@ -5,11 +5,13 @@
  * huge writes that echo and dd cannot produce.
  *
  *   ktrace_write [-n SIZE] FILE [DATA]
+ *   ktrace_write -R FILE
  *
  * DATA (default empty) is written as is; with -n it is repeated or cut to
  * exactly SIZE bytes.  Prints "ok N" for N bytes written, or the errno name
- * (for example "EINVAL").  Exit status: 0 on success, 1 if the write failed,
- * 2 for a usage or setup error.
+ * (for example "EINVAL").  With -R, do one non-blocking read(2) of up to
+ * 4096 bytes instead, and print the same way.  Exit status: 0 on success,
+ * 1 if the call failed, 2 for a usage or setup error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,15 +25,37 @@ int main(int argc, char **argv)
 {
 	const char *data = "";
 	size_t size = 0, len, i;
-	int sized = 0, fd, opt;
+	int sized = 0, readmode = 0, fd, opt;
 	char *buf;
 	ssize_t ret;
 
-	while ((opt = getopt(argc, argv, "+n:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:R")) != -1) {
+		if (opt == 'R') {
+			readmode = 1;
+			continue;
+		}
 		if (opt != 'n')
 			goto usage;
 		size = strtoul(optarg, NULL, 0);
 		sized = 1;
+	}
+	if (readmode) {
+		char rbuf[4096];
+
+		if (optind != argc - 1)
+			goto usage;
+		fd = open(argv[optind], O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			fprintf(stderr, "ktrace_write: %s: %s\n", argv[optind], strerror(errno));
+			return 2;
+		}
+		ret = read(fd, rbuf, sizeof(rbuf));
+		if (ret < 0) {
+			printf("%s\n", strerrorname_np(errno));
+			return 1;
+		}
+		printf("ok %zd\n", ret);
+		return 0;
 	}
 	if (optind >= argc || argc - optind > 2)
 		goto usage;
@@ -66,6 +90,6 @@ int main(int argc, char **argv)
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: ktrace_write [-n SIZE] FILE [DATA]\n");
+	fprintf(stderr, "usage: ktrace_write [-n SIZE] FILE [DATA] | -R FILE\n");
 	return 2;
 }

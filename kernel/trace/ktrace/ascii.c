@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ascii pipe: the high and medium-rate streams of every CPU, decoded
+ * in the kernel, merged in time order, one event per line:
+ *
+ *   TIME CPU COMM-PID GROUP:NAME KEY=VALUE...
+ *   51.734017472 1 sh-87 ktrace:mark pid=87 text="before the upgrade"
+ *
+ * TIME is CLOCK_MONOTONIC in seconds.nanoseconds; COMM-PID the task
+ * running on CPU: the one running when the subbuffer began, updated by the
+ * events that name the running task (the first field of such an event is
+ * its pid).  Spaces in COMM become underscores; a task that is gone shows
+ * as <...>.  Strings are quoted; quotes, backslashes, newlines, tabs and
+ * bytes outside printable ASCII are escaped as in C (bytes as \xHH).
+ *
+ * Reading consumes complete subbuffers, as the relay files do: read one or
+ * the other.  Each reader copies a subbuffer out before decoding it, so an
+ * overwriting writer cannot tear what it decodes.  An empty pipe blocks;
+ * while tracing, a reader that waited a second closes the partly filled
+ * subbuffers (as LTTng's live timer does), so that slow streams show up.
+ */
+#include <linux/mm.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/seq_buf.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "buffer.h"
+#include "event.h"
+#include "format.h"
+
+#define ASCII_CHANNELS	2		/* high and medium */
+#define ASCII_SUBBUF_MAX (128 * 1024)	/* the largest subbuffer */
+#define ASCII_LINE_MAX	(32 * 1024)
+
+/**
+ * struct ktrace_ascii_cursor - where a reader is in one CPU's stream
+ * @copy: the subbuffer being decoded, copied out of the buffer
+ * @size: bytes in @copy
+ * @pos: the next record in @copy
+ * @clock: the decoder's clock
+ * @rec: the next event, when @have
+ * @have: @rec holds an event not printed yet
+ * @pid: the task running on the CPU
+ */
+struct ktrace_ascii_cursor {
+	void *copy;
+	size_t size;
+	size_t pos;
+	u64 clock;
+	struct ktrace_record rec;
+	bool have;
+	int pid;
+};
+
+/**
+ * struct ktrace_ascii - one open ascii file
+ * @lock: serializes reads of this file: its cursors and its line
+ * @nr_cpus: cursors per channel
+ * @cur: the cursors, channel by channel, CPU by CPU
+ * @line: the formatted line not yet read
+ * @done: bytes of @line already read
+ */
+struct ktrace_ascii {
+	struct mutex lock;	/* see the kernel-doc above */
+	unsigned int nr_cpus;
+	struct ktrace_ascii_cursor *cur;
+	struct seq_buf line;
+	size_t done;
+};
+
+/* Load the cursor's next event, taking a new subbuffer if needed. */
+static bool ascii_advance(struct ktrace_ascii_cursor *c, unsigned int ch,
+			  unsigned int cpu)
+{
+	int ret;
+
+	while (!c->have) {
+		if (c->pos >= c->size) {
+			const struct ktrace_subbuf_header *h = c->copy;
+
+			ret = ktrace_channel_take_subbuf(ch, cpu, c->copy,
+							 ASCII_SUBBUF_MAX);
+			if (ret < (int)sizeof(*h))
+				return false;
+			c->size = ret;
+			c->pos = sizeof(*h);
+			c->clock = 0;
+			c->pid = h->pid;
+		}
+		ret = ktrace_decode_record(c->copy + c->pos, c->size - c->pos,
+					   &c->clock, &c->rec);
+		if (ret <= 0) {
+			/* Corrupt: drop the rest of this subbuffer. */
+			c->pos = c->size;
+			continue;
+		}
+		c->pos += ret;
+		c->have = c->rec.id != KTRACE_ID_TIMESTAMP;
+	}
+	return true;
+}
+
+static void ascii_comm(int pid, char *comm)
+{
+	struct task_struct *task;
+	char *p;
+
+	if (!pid) {
+		strscpy(comm, "<idle>", TASK_COMM_LEN);
+		return;
+	}
+	rcu_read_lock();
+	task = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
+	if (task)
+		__get_task_comm(comm, TASK_COMM_LEN, task);
+	else
+		strscpy(comm, "<...>", TASK_COMM_LEN);
+	rcu_read_unlock();
+	for (p = comm; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+}
+
+/* A string, quoted and escaped as in C, other unprintable bytes as \xHH. */
+static void ascii_string(struct seq_buf *s, const char *str, size_t len)
+{
+	size_t i;
+
+	seq_buf_putc(s, '"');
+	for (i = 0; i < len; i++) {
+		char ch = str[i];
+
+		if (ch == '"' || ch == '\\')
+			seq_buf_printf(s, "\\%c", ch);
+		else if (ch == '\n')
+			seq_buf_puts(s, "\\n");
+		else if (ch == '\t')
+			seq_buf_puts(s, "\\t");
+		else if (ch < 0x20 || ch > 0x7e)
+			seq_buf_printf(s, "\\x%02x", (u8)ch);
+		else
+			seq_buf_putc(s, ch);
+	}
+	seq_buf_putc(s, '"');
+}
+
+/* One field's value: compact events from the payload, expanded from data. */
+static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
+			const struct ktrace_record *rec, bool compact)
+{
+	const struct ktrace_enum_value *e;
+	u64 v = 0;
+	unsigned int i;
+
+	if (f->display == KTRACE_DISPLAY_STRING && !compact) {
+		size_t len = f->size ? f->size : rec->length - min(f->offset, rec->length);
+
+		if (f->offset + len > rec->length) {
+			seq_buf_puts(s, "?");
+			return;
+		}
+		len = strnlen(rec->data + f->offset, len);
+		ascii_string(s, rec->data + f->offset, len);
+		return;
+	}
+	if (compact) {
+		v = rec->payload >> f->offset;
+		if (f->size < 32)
+			v &= (1ULL << f->size) - 1;
+		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size < 64)
+			v = sign_extend64(v, f->size - 1);
+	} else {
+		if (f->size > sizeof(v) || f->offset + f->size > rec->length) {
+			seq_buf_puts(s, "?");
+			return;
+		}
+		memcpy(&v, rec->data + f->offset, f->size);
+		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size && f->size < 8)
+			v = sign_extend64(v, f->size * 8 - 1);
+	}
+	switch (f->display) {
+	case KTRACE_DISPLAY_HEX:
+		seq_buf_printf(s, "0x%llx", v);
+		break;
+	case KTRACE_DISPLAY_SYMBOL:
+		seq_buf_printf(s, "%ps", (void *)(unsigned long)v);
+		break;
+	case KTRACE_DISPLAY_DEV:
+		seq_buf_printf(s, "%u:%u", MAJOR((dev_t)v), MINOR((dev_t)v));
+		break;
+	case KTRACE_DISPLAY_ENUM:
+		for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
+			if (e->value == (s64)v) {
+				seq_buf_puts(s, e->name);
+				return;
+			}
+		}
+		fallthrough;
+	default:
+		if (f->flags & KTRACE_FIELD_SIGNED)
+			seq_buf_printf(s, "%lld", (s64)v);
+		else
+			seq_buf_printf(s, "%llu", v);
+		break;
+	}
+}
+
+static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
+			 unsigned int ch, unsigned int cpu)
+{
+	const struct ktrace_record *rec = &c->rec;
+	bool compact = rec->id != KTRACE_ID_EXPANDED;
+	const struct ktrace_event *ev;
+	char comm[TASK_COMM_LEN];
+	u64 ns = ktrace_clock_ns(rec->clock);
+	u32 rem;
+	unsigned int i;
+
+	ev = ktrace_event_lookup(ch, rec->id, rec->major, rec->minor);
+	if (ev && ev->pid_is_current && ev->nr_fields) {
+		u32 pid = 0;
+
+		if (compact)
+			pid = rec->payload;
+		else if (rec->length >= sizeof(pid))
+			memcpy(&pid, rec->data, sizeof(pid));
+		c->pid = pid;
+	}
+	ascii_comm(c->pid, comm);
+	ns = div_u64_rem(ns, NSEC_PER_SEC, &rem);
+	seq_buf_printf(&a->line, "%llu.%09u %u %s-%d ", ns, rem, cpu, comm, c->pid);
+	if (!ev) {
+		if (compact)
+			seq_buf_printf(&a->line, "unknown:%s id=%u payload=0x%x\n",
+				       ktrace_channel_name(ch), rec->id, rec->payload);
+		else
+			seq_buf_printf(&a->line, "unknown:%s major=%u minor=%u length=%u\n",
+				       ktrace_channel_name(ch), rec->major, rec->minor,
+				       rec->length);
+		return;
+	}
+	seq_buf_printf(&a->line, "%s:%s", ev->group, ev->name);
+	for (i = 0; i < ev->nr_fields; i++) {
+		seq_buf_printf(&a->line, " %s=", ev->fields[i].name);
+		ascii_field(&a->line, &ev->fields[i], rec, compact);
+	}
+	seq_buf_putc(&a->line, '\n');
+	/* A line too long for the buffer is cut, but still a line. */
+	if (seq_buf_has_overflowed(&a->line))
+		a->line.buffer[ASCII_LINE_MAX - 1] = '\n';
+}
+
+/* Format the earliest waiting event; false if there is none. */
+static bool ascii_next_line(struct ktrace_ascii *a)
+{
+	struct ktrace_ascii_cursor *best = NULL;
+	unsigned int ch, cpu, best_ch = 0, best_cpu = 0;
+
+	for (ch = 0; ch < ASCII_CHANNELS; ch++) {
+		for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+			struct ktrace_ascii_cursor *c = &a->cur[ch * a->nr_cpus + cpu];
+
+			if (!cpu_possible(cpu) || !ascii_advance(c, ch, cpu))
+				continue;
+			if (!best || c->rec.clock < best->rec.clock) {
+				best = c;
+				best_ch = ch;
+				best_cpu = cpu;
+			}
+		}
+	}
+	if (!best)
+		return false;
+	seq_buf_clear(&a->line);
+	a->done = 0;
+	ascii_format(a, best, best_ch, best_cpu);
+	best->have = false;
+	return true;
+}
+
+/**
+ * ktrace_ascii_open() - a new reader of the ascii pipe
+ *
+ * Return: the reader, or an ERR_PTR(-ENOMEM).
+ */
+struct ktrace_ascii *ktrace_ascii_open(void)
+{
+	struct ktrace_ascii *a;
+	unsigned int i;
+	char *line;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return ERR_PTR(-ENOMEM);
+	a->nr_cpus = nr_cpu_ids;
+	a->cur = kcalloc(ASCII_CHANNELS * a->nr_cpus, sizeof(*a->cur), GFP_KERNEL);
+	if (!a->cur)
+		goto free_a;
+	line = kvmalloc(ASCII_LINE_MAX, GFP_KERNEL);
+	if (!line)
+		goto free_cur;
+	seq_buf_init(&a->line, line, ASCII_LINE_MAX);
+	for (i = 0; i < ASCII_CHANNELS * a->nr_cpus; i++) {
+		a->cur[i].copy = kvmalloc(ASCII_SUBBUF_MAX, GFP_KERNEL);
+		if (!a->cur[i].copy)
+			goto free_copies;
+	}
+	mutex_init(&a->lock);
+	return a;
+
+free_copies:
+	while (i--)
+		kvfree(a->cur[i].copy);
+	kvfree(line);
+free_cur:
+	kfree(a->cur);
+free_a:
+	kfree(a);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * ktrace_ascii_release() - free a reader
+ * @a: the reader
+ */
+void ktrace_ascii_release(struct ktrace_ascii *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < ASCII_CHANNELS * a->nr_cpus; i++)
+		kvfree(a->cur[i].copy);
+	kvfree(a->line.buffer);
+	kfree(a->cur);
+	kfree(a);
+}
+
+static bool ascii_delivered_since(unsigned long seen)
+{
+	return atomic_long_read(&ktrace_deliveries) != seen;
+}
+
+/**
+ * ktrace_ascii_read() - read lines of the ascii pipe
+ * @a: the reader
+ * @ubuf: where to
+ * @cnt: at most this many bytes
+ * @nonblock: fail with -EAGAIN rather than wait for an event
+ *
+ * Return: the bytes read, whole lines unless @cnt is smaller than a line;
+ * -EAGAIN, -EINTR or -EFAULT.
+ */
+ssize_t ktrace_ascii_read(struct ktrace_ascii *a, char __user *ubuf,
+			  size_t cnt, bool nonblock)
+{
+	size_t copied = 0, len;
+	unsigned long seen;
+	long ret;
+
+	if (mutex_lock_interruptible(&a->lock))
+		return -EINTR;
+	while (copied < cnt) {
+		/* Read the count first: a delivery after it ends the wait. */
+		seen = atomic_long_read(&ktrace_deliveries);
+		if (a->done == seq_buf_used(&a->line) && !ascii_next_line(a)) {
+			if (copied)
+				break;
+			if (nonblock) {
+				copied = -EAGAIN;
+				break;
+			}
+			ret = wait_event_interruptible_timeout(ktrace_readers_wait,
+							       ascii_delivered_since(seen), HZ);
+			if (ret < 0) {
+				copied = -EINTR;
+				break;
+			}
+			if (!ret)
+				ktrace_channels_flush_live();
+			continue;
+		}
+		len = min(cnt - copied, seq_buf_used(&a->line) - a->done);
+		/* Whole lines only, unless not even one fits. */
+		if (copied && len < seq_buf_used(&a->line) - a->done)
+			break;
+		if (copy_to_user(ubuf + copied, a->line.buffer + a->done, len)) {
+			copied = copied ? copied : -EFAULT;
+			break;
+		}
+		a->done += len;
+		copied += len;
+	}
+	mutex_unlock(&a->lock);
+	return copied;
+}
