@@ -67,6 +67,30 @@ char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf)
 	return strim(buf);
 }
 
+/**
+ * ktrace_ctl_get_bool() - parse a write of "0" or "1"
+ * @ubuf: the user buffer
+ * @cnt: its length
+ * @on: set to the value
+ *
+ * A trailing newline is accepted; nothing else is.
+ *
+ * Return: 0, -EINVAL for anything but "0" or "1", -EFAULT.
+ */
+int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on)
+{
+	char buf[KTRACE_CTL_MAX];
+	char *s;
+
+	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		return -EINVAL;
+	*on = s[0] == '1';
+	return 0;
+}
+
 static ssize_t enable_read(struct file *file, char __user *ubuf, size_t cnt,
 			   loff_t *ppos)
 {
@@ -81,16 +105,12 @@ static ssize_t enable_read(struct file *file, char __user *ubuf, size_t cnt,
 static ssize_t enable_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
 {
-	char buf[KTRACE_CTL_MAX];
-	char *s;
+	bool on;
 	int ret;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	if (strcmp(s, "0") && strcmp(s, "1"))
-		return -EINVAL;
-	ret = ktrace_set_enabled(s[0] == '1');
+	ret = ktrace_ctl_get_bool(ubuf, cnt, &on);
+	if (!ret)
+		ret = ktrace_set_enabled(on);
 	return ret ? ret : cnt;
 }
 

@@ -13,6 +13,7 @@
 struct dentry;
 
 char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf);
+int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on);
 void ktrace_fs_events_init(struct dentry *parent);
 
 #endif /* _KTRACE_DEBUGFS_CONTROL_H */

@@ -61,16 +61,12 @@ static ssize_t set_enable_read(struct file *file, char __user *ubuf,
 static ssize_t set_enable_write(struct file *file, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
-	char buf[KTRACE_CTL_MAX];
-	char *s;
+	bool on;
 	int ret;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	if (strcmp(s, "0") && strcmp(s, "1"))
-		return -EINVAL;
-	ret = ktrace_events_set_enabled(file->private_data, s[0] == '1');
+	ret = ktrace_ctl_get_bool(ubuf, cnt, &on);
+	if (!ret)
+		ret = ktrace_events_set_enabled(file->private_data, on);
 	return ret ? ret : cnt;
 }
 
@@ -93,16 +89,12 @@ static ssize_t event_enable_read(struct file *file, char __user *ubuf,
 static ssize_t event_enable_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
-	char buf[KTRACE_CTL_MAX];
-	char *s;
+	bool on;
 	int ret;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	if (strcmp(s, "0") && strcmp(s, "1"))
-		return -EINVAL;
-	ret = ktrace_event_set_enabled(file->private_data, s[0] == '1');
+	ret = ktrace_ctl_get_bool(ubuf, cnt, &on);
+	if (!ret)
+		ret = ktrace_event_set_enabled(file->private_data, on);
 	return ret ? ret : cnt;
 }
 

@@ -5,38 +5,14 @@
 # may use it, and that every bad write is refused with an error and changes
 # nothing.
 
-DIR=$(dirname "$0")
-. "$DIR"/../kselftest/ktap_helpers.sh
+. "$(dirname "$0")"/lib.sh
 
-KT=/sys/kernel/debug/ktrace
 ENABLE=$KT/enable
-
-ktap_print_header
-
-[ "$(id -u)" -eq 0 ] || { ktap_skip_all "must be run as root"; exit "$KSFT_SKIP"; }
-grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
-	mount -t debugfs none /sys/kernel/debug 2>/dev/null
-[ -d "$KT" ] || { ktap_skip_all "$KT missing: is CONFIG_KTRACE=y?"; exit "$KSFT_SKIP"; }
-
+ktrace_setup
 ktap_set_plan 17
 
-# check NAME GOT WANT: one test, passing when GOT is WANT.
-check() {
-	if [ "$2" = "$3" ]; then
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "got '$2', want '$3'"
-		ktap_test_fail "$1"
-	fi
-}
-
-# wr [-n SIZE] FILE [DATA]: one write(2); prints "ok N" or the errno name.
-wr() {
-	"$DIR"/ktrace_write "$@" 2>&1
-}
-
 check "enable is root-only rw (0600)" "$(ls -ld "$ENABLE" | cut -c1-10)" "-rw-------"
-check "enable reads 0 at boot" "$(cat "$ENABLE")" 0
+check "enable reads 0 when stopped" "$(cat "$ENABLE")" 0
 
 check "write 1 is accepted whole" "$(wr "$ENABLE" 1)" "ok 1"
 check "1 starts tracing" "$(cat "$ENABLE")" 1
