@@ -5,13 +5,14 @@
 SHELL := /bin/bash
 CI := .ci
 
-.PHONY: help run check bench series prepare kernel initramfs boot kunit-um clean distclean
+.PHONY: help run check bench bisect series prepare kernel initramfs boot kunit-um clean distclean
 
 help:
 	@echo "make run      build the patched kernel, boot it, show ktrace at work"
 	@echo "make check    every test (KUnit, kselftests, host tests, static checks)"
 	@echo "make bench    benchmarks (ktrace against ftrace in one guest boot)"
 	@echo "make series   write the git-am-able series to out/series/"
+	@echo "make bisect   build the guest kernel at every patch of the series"
 	@echo "make prepare  update the prepared kernel tree in out/src/"
 	@echo "make kernel   build the guest kernel (out/build/guest)"
 	@echo "make boot     boot the guest and run the demo (JOB=run|check)"
@@ -27,6 +28,9 @@ check:
 
 bench:
 	@$(CI)/bench
+
+bisect:
+	@$(CI)/bisect
 
 series:
 	@$(CI)/deps && $(CI)/prepare && $(CI)/series

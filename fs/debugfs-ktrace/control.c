@@ -281,28 +281,14 @@ static const struct file_operations ascii_fops = {
 	.release = ascii_release,
 };
 
-/**
- * ktrace_fs_channel_dir() - the directory of a channel's relay files
- * @ch: enum ktrace_channel_id
- *
- * Return: the dentry, or %NULL if debugfs could not create it.
- */
-struct dentry *ktrace_fs_channel_dir(unsigned int ch)
+/* The directory of a channel's relay files, %NULL if debugfs failed. */
+static struct dentry *ktrace_fs_channel_dir(unsigned int ch)
 {
 	return IS_ERR_OR_NULL(ktrace_channel_dirs[ch]) ? NULL : ktrace_channel_dirs[ch];
 }
 
-/**
- * ktrace_fs_create_buf_file() - relay callback: create a CPU's file
- * @filename: "cpuN"
- * @parent: the channel's directory
- * @mode: relay's mode, 0400
- * @buf: relay's buffer
- * @is_global: unused: ktrace's channels are per CPU
- *
- * Return: the file's dentry.
- */
-struct dentry *ktrace_fs_create_buf_file(const char *filename,
+/* relay callback: a CPU's file "cpuN" in the channel's directory. */
+static struct dentry *ktrace_fs_create_buf_file(const char *filename,
 					 struct dentry *parent, umode_t mode,
 					 struct rchan_buf *buf, int *is_global)
 {
@@ -310,17 +296,18 @@ struct dentry *ktrace_fs_create_buf_file(const char *filename,
 				   &relay_file_operations);
 }
 
-/**
- * ktrace_fs_remove_buf_file() - relay callback: remove a CPU's file
- * @dentry: the file
- *
- * Return: 0.
- */
-int ktrace_fs_remove_buf_file(struct dentry *dentry)
+static int ktrace_fs_remove_buf_file(struct dentry *dentry)
 {
 	debugfs_remove(dentry);
 	return 0;
 }
+
+static const struct ktrace_fs_ops ktrace_fs_ops = {
+	.channel_dir = ktrace_fs_channel_dir,
+	.create_buf_file = ktrace_fs_create_buf_file,
+	.remove_buf_file = ktrace_fs_remove_buf_file,
+	.event_added = ktrace_fs_event_added,
+};
 
 static int __init ktrace_debugfs_init(void)
 {
@@ -342,6 +329,7 @@ static int __init ktrace_debugfs_init(void)
 		ktrace_channel_dirs[ch] = debugfs_create_dir(ktrace_channel_name(ch),
 							     ktrace_dir);
 	ktrace_fs_events_init(ktrace_dir);
+	ktrace_fs_register(&ktrace_fs_ops);
 	return 0;
 }
 fs_initcall(ktrace_debugfs_init);

@@ -138,8 +138,8 @@ DEFINE_SHOW_ATTRIBUTE(format);
  * ktrace_fs_event_added() - create the files of a registered event
  * @ev: the event
  *
- * Called with ktrace_mutex held, at registration, and for the events
- * registered before this layer was initialized.
+ * Called by the core with ktrace_mutex held, for every registered event
+ * once this layer registered its hooks, and at each later registration.
  */
 void ktrace_fs_event_added(struct ktrace_event *ev)
 {
@@ -161,17 +161,11 @@ void ktrace_fs_event_added(struct ktrace_event *ev)
 }
 
 /**
- * ktrace_fs_events_init() - create events/ and the files of known events
+ * ktrace_fs_events_init() - create events/; the events' files follow
  * @parent: the ktrace directory
  */
 void __init ktrace_fs_events_init(struct dentry *parent)
 {
-	struct ktrace_event *ev;
-
-	mutex_lock(&ktrace_mutex);
 	events_dir = debugfs_create_dir("events", parent);
 	debugfs_create_file("enable", 0600, events_dir, NULL, &set_enable_fops);
-	for_each_ktrace_event(ev)
-		ktrace_fs_event_added(ev);
-	mutex_unlock(&ktrace_mutex);
 }

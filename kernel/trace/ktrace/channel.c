@@ -77,10 +77,24 @@ static int ktrace_subbuf_start(struct rchan_buf *rbuf, void *subbuf,
 	return 1;
 }
 
+/* relay's files are the control layer's, if it registered (ktrace_mutex held). */
+static struct dentry *ktrace_create_buf_file(const char *filename,
+					     struct dentry *parent, umode_t mode,
+					     struct rchan_buf *buf, int *is_global)
+{
+	return ktrace_fs ? ktrace_fs->create_buf_file(filename, parent, mode,
+						      buf, is_global) : NULL;
+}
+
+static int ktrace_remove_buf_file(struct dentry *dentry)
+{
+	return ktrace_fs ? ktrace_fs->remove_buf_file(dentry) : 0;
+}
+
 static const struct rchan_callbacks ktrace_relay_callbacks = {
 	.subbuf_start = ktrace_subbuf_start,
-	.create_buf_file = ktrace_fs_create_buf_file,
-	.remove_buf_file = ktrace_fs_remove_buf_file,
+	.create_buf_file = ktrace_create_buf_file,
+	.remove_buf_file = ktrace_remove_buf_file,
 };
 
 static void ktrace_channel_free(struct ktrace_channel *c)
@@ -101,7 +115,7 @@ static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
 {
 	struct ktrace_channel *c = &ktrace_channels[ch];
 	size_t sb_size = ktrace_subbuf_size(c->size);
-	struct dentry *dir = ktrace_fs_channel_dir(ch);
+	struct dentry *dir = ktrace_fs ? ktrace_fs->channel_dir(ch) : NULL;
 	struct ktrace_buf * __percpu *bufs;
 	struct ktrace_buf *buf;
 	unsigned int cpu;

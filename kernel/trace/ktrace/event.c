@@ -19,6 +19,9 @@
 #include "event.h"
 #include "format.h"
 
+/* The control layer's hooks, under ktrace_mutex. */
+const struct ktrace_fs_ops *ktrace_fs;
+
 /* The registry, under ktrace_mutex. */
 struct ktrace_registry ktrace_registry = KTRACE_REGISTRY_INIT(ktrace_registry);
 
@@ -179,8 +182,8 @@ int ktrace_event_register(struct ktrace_event *ev)
 
 	mutex_lock(&ktrace_mutex);
 	ret = ktrace_registry_add(&ktrace_registry, ev);
-	if (!ret)
-		ktrace_fs_event_added(ev);
+	if (!ret && ktrace_fs)
+		ktrace_fs->event_added(ev);
 	mutex_unlock(&ktrace_mutex);
 	return ret;
 }
@@ -196,6 +199,24 @@ static int __ktrace_event_set_enabled(struct ktrace_event *ev, bool on)
 	if (!ret)
 		WRITE_ONCE(ev->enabled, on);
 	return ret;
+}
+
+/**
+ * ktrace_fs_register() - connect the control layer
+ * @ops: its hooks
+ *
+ * Its files are made for the events registered so far, and for every
+ * event registered after.
+ */
+void ktrace_fs_register(const struct ktrace_fs_ops *ops)
+{
+	struct ktrace_event *ev;
+
+	mutex_lock(&ktrace_mutex);
+	ktrace_fs = ops;
+	for_each_ktrace_event(ev)
+		ops->event_added(ev);
+	mutex_unlock(&ktrace_mutex);
 }
 
 /**

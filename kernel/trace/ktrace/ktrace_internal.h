@@ -112,15 +112,33 @@ int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
 			   const void *head, u16 hlen, const void *data, u16 len);
 
-/* fs/debugfs-ktrace/: the files of the relay channels. */
 struct dentry;
 struct rchan_buf;
-struct dentry *ktrace_fs_channel_dir(unsigned int ch);
-struct dentry *ktrace_fs_create_buf_file(const char *filename,
-					 struct dentry *parent, umode_t mode,
-					 struct rchan_buf *buf, int *is_global);
-int ktrace_fs_remove_buf_file(struct dentry *dentry);
 struct ktrace_event;
-void ktrace_fs_event_added(struct ktrace_event *ev);
+
+/**
+ * struct ktrace_fs_ops - the files the control layer makes for the core
+ * @channel_dir: the directory for a channel's relay files, or %NULL
+ * @create_buf_file: relay's create_buf_file callback
+ * @remove_buf_file: relay's remove_buf_file callback
+ * @event_added: create the files of an event; called with ktrace_mutex
+ *	held, for every registered event and then at each registration
+ *
+ * The control layer (fs/debugfs-ktrace/) registers them at its init, so
+ * that the core neither links against it nor needs it: without it the
+ * channels are buffers without files.
+ */
+struct ktrace_fs_ops {
+	struct dentry *(*channel_dir)(unsigned int ch);
+	struct dentry *(*create_buf_file)(const char *filename,
+					  struct dentry *parent, umode_t mode,
+					  struct rchan_buf *buf, int *is_global);
+	int (*remove_buf_file)(struct dentry *dentry);
+	void (*event_added)(struct ktrace_event *ev);
+};
+
+/* Under ktrace_mutex. */
+extern const struct ktrace_fs_ops *ktrace_fs;
+void ktrace_fs_register(const struct ktrace_fs_ops *ops);
 
 #endif /* _KTRACE_INTERNAL_H */
