@@ -289,8 +289,10 @@ static struct dentry *ktrace_fs_channel_dir(unsigned int ch)
 
 /* relay callback: a CPU's file "cpuN" in the channel's directory. */
 static struct dentry *ktrace_fs_create_buf_file(const char *filename,
-					 struct dentry *parent, umode_t mode,
-					 struct rchan_buf *buf, int *is_global)
+						struct dentry *parent,
+						umode_t mode,
+						struct rchan_buf *buf,
+						int *is_global)
 {
 	return debugfs_create_file(filename, mode, parent, buf,
 				   &relay_file_operations);
