@@ -53,8 +53,5 @@ kunit-um:
 clean:
 	rm -rf out/build out/guest out/check out/series out/initramfs*
 
-distkunit-um:
-	@$(CI)/kunit-um
-
-clean:
+distclean:
 	rm -rf out
