@@ -10,10 +10,11 @@
  * counts are printed as key=value on one line:
  *
  *   subbufs=N events=N compact=N expanded=N timestamps=N marks=N gaps=N
- *   first_seq=N last_seq=N dropped=N overwritten=N errors=N
+ *   first_seq=N last_seq=N dropped=N overwritten=N overwrite_mode=0|1 errors=N
  *
- * gaps counts subbuffers missing between sequence numbers; dropped and
- * overwritten are the counts of the last header.  With -m, the text of
+ * gaps counts subbuffers missing between sequence numbers; dropped,
+ * overwritten and overwrite_mode (its KTRACE_SUBBUF_OVERWRITE flag) come
+ * from the last header.  With -m, the text of
  * every mark is printed first, one per line; with -M, every metadata
  * record, as "trace|clock|channel|event|field|enum key=value...".  With
  * -t ID, compact events of that id are test:tick events, whose payloads
@@ -41,7 +42,7 @@
 struct counts {
 	uint64_t subbufs, events, compact, expanded, timestamps, marks, gaps;
 	uint64_t first_seq, last_seq, dropped, overwritten, errors;
-	uint64_t ticks, tick_gaps;
+	uint64_t ticks, tick_gaps, overwrite_mode;
 	uint32_t last_tick;
 	int have_seq;
 };
@@ -222,6 +223,7 @@ static void count_file(struct counts *c, const char *file)
 		c->last_seq = h.seq;
 		c->dropped = h.dropped;
 		c->overwritten = h.overwritten;
+		c->overwrite_mode = !!(h.flags & KTRACE_SUBBUF_OVERWRITE);
 		c->subbufs++;
 		data = realloc(data, h.data_size ? h.data_size : 1);
 		if (!data || fread(data, 1, h.data_size, f) != h.data_size) {
@@ -263,10 +265,12 @@ int main(int argc, char **argv)
 	       (unsigned long long)c.subbufs, (unsigned long long)c.events,
 	       (unsigned long long)c.compact, (unsigned long long)c.expanded,
 	       (unsigned long long)c.timestamps, (unsigned long long)c.marks);
-	printf("gaps=%llu first_seq=%llu last_seq=%llu dropped=%llu overwritten=%llu errors=%llu\n",
+	printf("gaps=%llu first_seq=%llu last_seq=%llu dropped=%llu overwritten=%llu ",
 	       (unsigned long long)c.gaps, (unsigned long long)c.first_seq,
 	       (unsigned long long)c.last_seq, (unsigned long long)c.dropped,
-	       (unsigned long long)c.overwritten, (unsigned long long)c.errors);
+	       (unsigned long long)c.overwritten);
+	printf("overwrite_mode=%llu errors=%llu\n", (unsigned long long)c.overwrite_mode,
+	       (unsigned long long)c.errors);
 	if (tick_id >= 0)
 		printf("ticks=%llu tick_gaps=%llu\n", (unsigned long long)c.ticks,
 		       (unsigned long long)c.tick_gaps);

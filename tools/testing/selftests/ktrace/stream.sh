@@ -51,7 +51,8 @@ check "drop: the stream of CPU 0 is well formed" "$(count 0 errors)/$(count 0 ga
 check "drop: CPU 0 filled up and dropped" "$([ "$dropped0" -gt 0 ] && echo yes)" yes
 check "drop: CPU 0 events = read + dropped" "$(stat_of 0 medium events)" \
 	$((read0 + dropped0 + $(stat_of 0 medium overwritten)))
-check "drop: the last header carries the dropped count" "$(count 0 dropped)" "$dropped0"
+check "drop: the last header carries the dropped count and drop mode" \
+	"$(count 0 dropped)/$(count 0 overwrite_mode)" "$dropped0/0"
 check "drop: CPU 0 kept the first marks, in order" \
 	"$(head -n 1 "$TMP/marks0"):$(in_order "$TMP/marks0" a 0 && echo ordered)" "a-0:ordered"
 check "drop: every event read from CPU 0 is a mark" "$(wc -l <"$TMP/marks0")" "$read0"
@@ -78,8 +79,9 @@ check "overwrite: CPU 0 kept the newest marks, in order, up to the last" \
 	"c-9999:ordered"
 check "overwrite: what is left starts after the overwritten subbuffers" \
 	"$([ "$(count 0 first_seq)" -gt 1 ] && echo yes)" yes
-check "overwrite: headers say overwrite mode and count it" \
-	"$([ "$(count 0 overwritten)" -gt 0 ] && echo yes)" yes
+check "overwrite: the last header says overwrite mode, with a count" \
+	"$(count 0 overwrite_mode)/$([ "$(count 0 overwritten)" -gt 0 ] && echo counted)" \
+	"1/counted"
 
 # A second start appends to the same streams.
 echo 1 >"$KT/enable"
