@@ -199,11 +199,14 @@ struct ktrace_meta_trace {
  * @ref_clock: the shifted clock at a reference instant
  * @ref_mono_ns: CLOCK_MONOTONIC at that instant, in nanoseconds
  * @ref_real_ns: CLOCK_REALTIME at that instant, in nanoseconds
- * @name: the raw clock: "tsc" or "mono"
+ * @name: the raw clock: "tsc", "mono", or "tsc-mono" (CLOCK_MONOTONIC
+ *	at the TSC's rate, after the TSC was found unstable)
  *
  * A clock value c is at CLOCK_MONOTONIC
- * ref_mono_ns + (c - ref_clock) * 2^shift * 10^9 / freq_hz.  A new record
- * follows a clock change; it applies to the timestamp records after it.
+ * ref_mono_ns + (c - ref_clock) * 2^shift * 10^9 / freq_hz.  Written at
+ * every start, and again when the raw clock changes during a trace; such a
+ * change keeps freq_hz and shift, so the newest record converts any value
+ * of the trace.
  */
 struct ktrace_meta_clock {
 	__u64 freq_hz;

@@ -363,6 +363,20 @@ void ktrace_buf_flush(struct ktrace_buf *buf)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_flush);
 
 /**
+ * ktrace_buf_clock_changed() - have a timestamp record before the next record
+ * @buf: the buffer
+ *
+ * For a new start, or a change of the clock: the next record's full clock
+ * value is then in the buffer, whatever the clock did meanwhile.  Call
+ * with the writers stopped.
+ */
+void ktrace_buf_clock_changed(struct ktrace_buf *buf)
+{
+	WRITE_ONCE(buf->last_clock, U64_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);
+
+/**
  * ktrace_buf_sync() - deliver every completed subbuffer
  * @buf: the buffer, its writers stopped
  *

@@ -58,7 +58,7 @@ struct ktrace_buf_stats {
  *	of a slot is complete when it reaches (u + 1) * sb_size
  * @sb_events: per subbuffer slot, events reserved in its current use
  * @last_clock: clock of the last record reserved, to decide on timestamp
- *	records
+ *	records; %U64_MAX to have one written before the next record
  * @events: see struct ktrace_buf_stats, and the same for the rest
  * @bytes: see struct ktrace_buf_stats
  * @dropped: see struct ktrace_buf_stats
@@ -80,7 +80,7 @@ struct ktrace_buf {
 	local_t offset;
 	local_t *commit;
 	local_t *sb_events;
-	unsigned long last_clock;
+	u64 last_clock;
 	local_t events;
 	local_t bytes;
 	local_t dropped;
@@ -132,6 +132,7 @@ struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
 				     bool overwrite);
 void ktrace_buf_destroy(struct ktrace_buf *buf);
 void ktrace_buf_flush(struct ktrace_buf *buf);
+void ktrace_buf_clock_changed(struct ktrace_buf *buf);
 void ktrace_buf_sync(struct ktrace_buf *buf);
 void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st);
 

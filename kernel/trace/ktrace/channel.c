@@ -11,6 +11,15 @@
  * the high-rate channel or the mode changes, always with tracing stopped: writers check
  * ktrace_tracing with preemption disabled, and the stop path waits for
  * them with synchronize_rcu() before anything is flushed or freed.
+ *
+ * CPU hotplug: a CPU that comes online after the channels were allocated
+ * gets its buffers then (relay has made its own in CPUHP_RELAY_PREPARE,
+ * which runs before the dynamic prepare states); a CPU going offline
+ * closes its current subbuffers, so that what it wrote can be read while
+ * it is away.  Buffers are kept across offline periods.  The hotplug
+ * callbacks run with the hotplug lock held for writing, and allocating or
+ * freeing the channels holds it for reading, so neither ever sees the
+ * other half done.
  */
 #define pr_fmt(fmt) "ktrace: " fmt
 
@@ -32,12 +41,14 @@
  * @rchan: the relay channel: memory, files, reader bookkeeping
  * @bufs: per CPU, the writer's state over relay's buffer, or %NULL
  * @size: bytes per CPU
+ * @overwrite: overwrite rather than drop, for the buffers it allocates
  */
 struct ktrace_channel {
 	const char *name;
 	struct rchan *rchan;
 	struct ktrace_buf * __percpu *bufs;
 	size_t size;
+	bool overwrite;
 };
 
 static struct ktrace_channel ktrace_channels[KTRACE_NR_CHANNELS] = {
@@ -77,7 +88,11 @@ static int ktrace_subbuf_start(struct rchan_buf *rbuf, void *subbuf,
 	return 1;
 }
 
-/* relay's files are the control layer's, if it registered (ktrace_mutex held). */
+/*
+ * relay's files are the control layer's, if it registered.  relay calls
+ * these with ktrace_mutex held, or from CPU hotplug: ktrace_fs is set at
+ * boot, before any channel exists, and never changes after.
+ */
 static struct dentry *ktrace_create_buf_file(const char *filename,
 					     struct dentry *parent, umode_t mode,
 					     struct rchan_buf *buf, int *is_global)
@@ -103,12 +118,32 @@ static void ktrace_channel_free(struct ktrace_channel *c)
 
 	if (!c->bufs)
 		return;
+	cpus_read_lock();
 	for_each_possible_cpu(cpu)
 		ktrace_buf_destroy(*per_cpu_ptr(c->bufs, cpu));
 	relay_close(c->rchan);
 	free_percpu(c->bufs);
 	c->bufs = NULL;
 	c->rchan = NULL;
+	cpus_read_unlock();
+}
+
+/* Make @cpu's buffer of channel @c over relay's, if it has none yet. */
+static int ktrace_channel_add_cpu(struct ktrace_channel *c, unsigned int cpu)
+{
+	size_t sb_size = ktrace_subbuf_size(c->size);
+	struct rchan_buf *rbuf = *per_cpu_ptr(c->rchan->buf, cpu);
+	struct ktrace_buf *buf;
+
+	if (*per_cpu_ptr(c->bufs, cpu))
+		return 0;
+	buf = ktrace_buf_create(rbuf->start, rbuf, c - ktrace_channels, cpu,
+				sb_size, c->size / sb_size, c->overwrite);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	/* Complete before the CPU's writers can find it: see ktrace_begin(). */
+	smp_store_release(per_cpu_ptr(c->bufs, cpu), buf);
+	return 0;
 }
 
 static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
@@ -116,15 +151,17 @@ static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
 	struct ktrace_channel *c = &ktrace_channels[ch];
 	size_t sb_size = ktrace_subbuf_size(c->size);
 	struct dentry *dir = ktrace_fs ? ktrace_fs->channel_dir(ch) : NULL;
-	struct ktrace_buf * __percpu *bufs;
-	struct ktrace_buf *buf;
 	unsigned int cpu;
 	int ret;
 
-	bufs = alloc_percpu(struct ktrace_buf *);
-	if (!bufs)
-		return -ENOMEM;
+	c->overwrite = ktrace_channel_overwrites(ch, mode);
+	/* Hotplug callbacks look at c->bufs: only complete channels for them. */
 	cpus_read_lock();
+	c->bufs = alloc_percpu(struct ktrace_buf *);
+	if (!c->bufs) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
 	c->rchan = relay_open(dir ? "cpu" : NULL, dir, sb_size, c->size / sb_size,
 			      &ktrace_relay_callbacks, c);
 	if (!c->rchan) {
@@ -132,29 +169,23 @@ static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
 		goto free_bufs;
 	}
 	for_each_online_cpu(cpu) {
-		struct rchan_buf *rbuf = *per_cpu_ptr(c->rchan->buf, cpu);
-
-		buf = ktrace_buf_create(rbuf->start, rbuf, ch, cpu, sb_size,
-					c->size / sb_size,
-					ktrace_channel_overwrites(ch, mode));
-		if (IS_ERR(buf)) {
-			ret = PTR_ERR(buf);
+		ret = ktrace_channel_add_cpu(c, cpu);
+		if (ret)
 			goto destroy;
-		}
-		*per_cpu_ptr(bufs, cpu) = buf;
 	}
 	cpus_read_unlock();
-	c->bufs = bufs;
 	return 0;
 
 destroy:
 	for_each_possible_cpu(cpu)
-		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
+		ktrace_buf_destroy(*per_cpu_ptr(c->bufs, cpu));
 	relay_close(c->rchan);
 	c->rchan = NULL;
 free_bufs:
+	free_percpu(c->bufs);
+	c->bufs = NULL;
+unlock:
 	cpus_read_unlock();
-	free_percpu(bufs);
 	return ret;
 }
 
@@ -227,7 +258,7 @@ static void ktrace_flush_cpu(void *info)
 
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 		struct ktrace_channel *c = &ktrace_channels[ch];
-		struct ktrace_buf *buf = c->bufs ? *per_cpu_ptr(c->bufs, cpu) : NULL;
+		struct ktrace_buf *buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
 
 		if (buf)
 			ktrace_buf_flush(buf);
@@ -267,6 +298,76 @@ void ktrace_channels_flush(void)
 }
 
 /**
+ * ktrace_channels_clock_changed() - a timestamp record before the next events
+ *
+ * Called with ktrace_mutex held and the writers stopped, at every start
+ * and when the clock changes.
+ */
+void ktrace_channels_clock_changed(void)
+{
+	unsigned int ch, cpu;
+
+	lockdep_assert_held(&ktrace_mutex);
+	cpus_read_lock();
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_channel *c = &ktrace_channels[ch];
+
+		if (!c->bufs)
+			continue;
+		for_each_possible_cpu(cpu) {
+			struct ktrace_buf *buf = *per_cpu_ptr(c->bufs, cpu);
+
+			if (buf)
+				ktrace_buf_clock_changed(buf);
+		}
+	}
+	cpus_read_unlock();
+}
+
+/* A CPU comes online: buffers for it in every allocated channel. */
+static int ktrace_cpu_prepare(unsigned int cpu)
+{
+	unsigned int ch;
+	int ret;
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		if (!ktrace_channels[ch].bufs)
+			continue;
+		ret = ktrace_channel_add_cpu(&ktrace_channels[ch], cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* A CPU goes offline: on it, close its subbuffers and deliver them. */
+static int ktrace_cpu_offline(unsigned int cpu)
+{
+	preempt_disable();
+	ktrace_flush_cpu(NULL);
+	preempt_enable();
+	return 0;
+}
+
+/**
+ * ktrace_channels_init() - follow CPU hotplug
+ *
+ * Return: 0 or a negative errno.
+ */
+int __init ktrace_channels_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "ktrace:prepare",
+					ktrace_cpu_prepare, NULL);
+	if (ret < 0)
+		return ret;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ktrace:online",
+					NULL, ktrace_cpu_offline);
+	return ret < 0 ? ret : 0;
+}
+
+/**
  * ktrace_channel_take_subbuf() - consume the next subbuffer of a stream
  * @ch: enum ktrace_channel_id
  * @cpu: the CPU
@@ -291,7 +392,7 @@ int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
 	int ret = -ENODATA;
 
 	mutex_lock(&ktrace_mutex);
-	buf = c->bufs ? *per_cpu_ptr(c->bufs, cpu) : NULL;
+	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
 	if (!buf || !buf->rbuf)
 		goto out;
 	rbuf = buf->rbuf;
@@ -349,7 +450,7 @@ bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
 	struct ktrace_buf *buf;
 
 	mutex_lock(&ktrace_mutex);
-	buf = c->bufs ? *per_cpu_ptr(c->bufs, cpu) : NULL;
+	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
 	if (buf)
 		ktrace_buf_stats(buf, st);
 	mutex_unlock(&ktrace_mutex);
@@ -372,7 +473,8 @@ static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
 	if (!READ_ONCE(ktrace_tracing))
 		goto out;
 	bufs = READ_ONCE(ktrace_channels[ch].bufs);
-	buf = bufs ? *this_cpu_ptr(bufs) : NULL;
+	/* Pairs with smp_store_release() in ktrace_channel_add_cpu(). */
+	buf = bufs ? READ_ONCE(*this_cpu_ptr(bufs)) : NULL;
 	if (!buf)
 		goto out;
 	if (this_cpu_inc_return(ktrace_nesting) > KTRACE_MAX_NESTING) {

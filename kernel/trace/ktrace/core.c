@@ -23,6 +23,7 @@
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/time64.h>
+#include <linux/workqueue.h>
 #include <kunit/visibility.h>
 #ifdef CONFIG_X86
 #include <linux/cpufeature.h>
@@ -50,12 +51,18 @@ static const char * const ktrace_mode_names[KTRACE_NR_TRACE_MODES] = {
 	[KTRACE_TRACE_HYBRID] = "hybrid",
 };
 
-struct ktrace_clock_info ktrace_clock __ro_after_init = {
+/* Set at boot; changed under ktrace_mutex with writers stopped. */
+struct ktrace_clock_info ktrace_clock = {
 	.name = "mono",
 	.freq_hz = NSEC_PER_SEC,
 };
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock);
 DEFINE_STATIC_KEY_FALSE(ktrace_clock_tsc);
+DEFINE_STATIC_KEY_FALSE(ktrace_clock_emulated);
+
+static void ktrace_clock_watch(struct work_struct *work);
+/* While tracing on the TSC: checks once a second that it is still trusted. */
+static DECLARE_DELAYED_WORK(ktrace_clock_work, ktrace_clock_watch);
 
 /**
  * ktrace_clock_shift() - choose the truncation shift of the trace clock
@@ -84,6 +91,45 @@ unsigned int ktrace_clock_shift(u64 freq_hz)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_shift);
 
+/**
+ * ktrace_clock_emulate() - CLOCK_MONOTONIC in counts of a given rate
+ * @mono_ns: CLOCK_MONOTONIC, nanoseconds
+ * @c: the clock, with @c->emu_ns, @c->emu_raw and @c->emu_mult set by
+ *	ktrace_clock_emulate_from()
+ *
+ * Return: the raw count @mono_ns corresponds to: @c->emu_raw at
+ * @c->emu_ns, advancing at @c->freq_hz (and never less than @c->emu_raw).
+ */
+notrace u64 ktrace_clock_emulate(u64 mono_ns, const struct ktrace_clock_info *c)
+{
+	if (mono_ns <= c->emu_ns)
+		return c->emu_raw;
+	return c->emu_raw + mul_u64_u32_shr(mono_ns - c->emu_ns, c->emu_mult,
+					    KTRACE_EMU_SHIFT);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_emulate);
+
+/**
+ * ktrace_clock_emulate_from() - continue a raw clock with CLOCK_MONOTONIC
+ * @c: the clock; its rate and shift are kept
+ * @now_ns: CLOCK_MONOTONIC now
+ * @now_raw: the raw clock now
+ *
+ * From here on ktrace_clock_emulate() gives @c's counts: trace clock
+ * values keep their unit, and go on from where the raw clock was.
+ */
+void ktrace_clock_emulate_from(struct ktrace_clock_info *c, u64 now_ns,
+			       u64 now_raw)
+{
+	c->emu_ns = now_ns;
+	c->emu_raw = now_raw;
+	/* Below 2^32 for any rate below 256 GHz. */
+	c->emu_mult = min_t(u64, U32_MAX,
+			    div_u64(c->freq_hz << KTRACE_EMU_SHIFT, NSEC_PER_SEC));
+	c->name = "tsc-mono";
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_emulate_from);
+
 /* A reference instant of the trace clock, for ktrace_clock_ns(). */
 static u64 ktrace_ref_clock;
 static u64 ktrace_ref_mono_ns;
@@ -111,7 +157,8 @@ u64 ktrace_clock_ns(u64 clock)
 	u64 ref = READ_ONCE(ktrace_ref_clock), mono = READ_ONCE(ktrace_ref_mono_ns);
 	u64 delta;
 
-	if (!static_branch_likely(&ktrace_clock_tsc))
+	if (!static_branch_likely(&ktrace_clock_tsc) &&
+	    !static_branch_unlikely(&ktrace_clock_emulated))
 		return clock << ktrace_clock.shift;
 	if (clock >= ref) {
 		delta = mul_u64_u64_div_u64((clock - ref) << ktrace_clock.shift,
@@ -136,6 +183,78 @@ static void __init ktrace_clock_init(void)
 #endif
 	ktrace_clock.shift = ktrace_clock_shift(ktrace_clock.freq_hz);
 	ktrace_clock_set_ref();
+}
+
+/**
+ * ktrace_clock_check() - give up the TSC if it was found unstable
+ *
+ * Called with ktrace_mutex held and writers stopped.  When the kernel has
+ * marked the TSC unstable (clocksource watchdog, TSC sync check), the
+ * trace clock goes on from the TSC's last value in CLOCK_MONOTONIC scaled
+ * to the TSC's rate: its unit, and so the trace's metadata, stay the same,
+ * and no trace clock value goes back.
+ *
+ * Return: true if the clock changed.
+ */
+bool ktrace_clock_check(void)
+{
+#ifdef CONFIG_X86
+	lockdep_assert_held(&ktrace_mutex);
+	if (!static_branch_likely(&ktrace_clock_tsc) || !check_tsc_unstable())
+		return false;
+	ktrace_clock_emulate_from(&ktrace_clock, ktime_get_mono_fast_ns(),
+				  get_cycles());
+	static_branch_enable(&ktrace_clock_emulated);
+	static_branch_disable(&ktrace_clock_tsc);
+	pr_warn("TSC unstable: trace clock now CLOCK_MONOTONIC at the TSC's rate\n");
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* Start the writers: a new reference instant, then the metadata. */
+static void ktrace_start_writers(void)
+{
+	ktrace_clock_set_ref();
+	WRITE_ONCE(ktrace_tracing, true);
+	ktrace_metadata_write();
+	if (static_branch_likely(&ktrace_clock_tsc))
+		schedule_delayed_work(&ktrace_clock_work, HZ);
+}
+
+/* Stop the writers and wait for those inside the write path. */
+static void ktrace_stop_writers(void)
+{
+	WRITE_ONCE(ktrace_tracing, false);
+	cancel_delayed_work(&ktrace_clock_work);
+	/* Writers run with preemption disabled. */
+	synchronize_rcu();
+}
+
+/*
+ * The TSC can be marked unstable while a trace runs for weeks: then the
+ * writers are stopped for one RCU grace period while the clock changes,
+ * every buffer writes a timestamp record before its next event, and the
+ * metadata is written again with the new clock name and reference.
+ */
+static void ktrace_clock_watch(struct work_struct *work)
+{
+	mutex_lock(&ktrace_mutex);
+	if (!ktrace_tracing)
+		goto out;
+#ifdef CONFIG_X86
+	if (check_tsc_unstable()) {
+		ktrace_stop_writers();
+		ktrace_clock_check();
+		ktrace_channels_clock_changed();
+		ktrace_start_writers();
+		goto out;
+	}
+#endif
+	schedule_delayed_work(&ktrace_clock_work, HZ);
+out:
+	mutex_unlock(&ktrace_mutex);
 }
 
 /**
@@ -169,14 +288,13 @@ int ktrace_set_enabled(bool on)
 	if (on) {
 		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K, ktrace_mode);
 		if (!ret) {
-			ktrace_clock_set_ref();
-			WRITE_ONCE(ktrace_tracing, true);
-			ktrace_metadata_write();
+			ktrace_clock_check();
+			/* Every start begins with a timestamp record. */
+			ktrace_channels_clock_changed();
+			ktrace_start_writers();
 		}
 	} else {
-		WRITE_ONCE(ktrace_tracing, false);
-		/* Writers run with preemption disabled: wait for them. */
-		synchronize_rcu();
+		ktrace_stop_writers();
 		ktrace_channels_flush();
 	}
 out:
@@ -287,7 +405,12 @@ int ktrace_mark(const char *text, size_t len)
 
 static int __init ktrace_init(void)
 {
+	int ret;
+
 	ktrace_clock_init();
+	ret = ktrace_channels_init();
+	if (ret)
+		pr_warn("no CPU hotplug support: %d\n", ret);
 	pr_info("clock %s, %llu Hz, shift %u (%llu ps per unit)\n",
 		ktrace_clock.name, ktrace_clock.freq_hz, ktrace_clock.shift,
 		mul_u64_u64_div_u64(PSEC_PER_SEC, 1ULL << ktrace_clock.shift,

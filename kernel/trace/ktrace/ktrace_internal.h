@@ -19,25 +19,44 @@
 #define KTRACE_CLOCK_MAX_UNIT_NS	64
 
 /**
- * struct ktrace_clock_info - the trace clock, chosen once at boot
- * @name: "tsc" (constant, synchronized x86 TSC) or "mono" (the NMI-safe
- *	fast CLOCK_MONOTONIC accessor, in nanoseconds)
+ * struct ktrace_clock_info - the trace clock
+ * @name: "tsc" (constant, synchronized x86 TSC), "mono" (the NMI-safe fast
+ *	CLOCK_MONOTONIC accessor, in nanoseconds) or "tsc-mono" (that
+ *	accessor scaled to the TSC's rate, once the TSC was found unstable)
  * @freq_hz: counts per second of the raw clock
  * @shift: raw counts are shifted right by this before truncation, so that one
  *	unit is at most %KTRACE_CLOCK_MAX_UNIT_NS nanoseconds
+ * @emu_ns: "tsc-mono": CLOCK_MONOTONIC when the TSC was given up
+ * @emu_raw: "tsc-mono": the TSC then
+ * @emu_mult: "tsc-mono": TSC counts per nanosecond, times 2^%KTRACE_EMU_SHIFT
+ *
+ * Chosen at boot; changed only from "tsc" to "tsc-mono", with writers
+ * stopped and ktrace_mutex held (see ktrace_clock_check()).
  */
 struct ktrace_clock_info {
 	const char *name;
 	u64 freq_hz;
 	unsigned int shift;
+	u64 emu_ns;
+	u64 emu_raw;
+	u32 emu_mult;
 };
+
+#define KTRACE_EMU_SHIFT	24
 
 extern struct ktrace_clock_info ktrace_clock;
 DECLARE_STATIC_KEY_FALSE(ktrace_clock_tsc);
+DECLARE_STATIC_KEY_FALSE(ktrace_clock_emulated);
+
+u64 ktrace_clock_emulate(u64 mono_ns, const struct ktrace_clock_info *c);
+void ktrace_clock_emulate_from(struct ktrace_clock_info *c, u64 now_ns,
+			       u64 now_raw);
 
 /*
  * The trace clock: raw clock >> shift.  NMI-safe, no lock: the TSC where it
- * is constant and synchronized, else ktime_get_mono_fast_ns().
+ * is constant and synchronized, else ktime_get_mono_fast_ns(); when the
+ * TSC turns out unstable during a trace, that accessor in TSC counts, so
+ * that the trace keeps one unit and the metadata stays valid.
  */
 static __always_inline u64 ktrace_clock_read(void)
 {
@@ -48,6 +67,9 @@ static __always_inline u64 ktrace_clock_read(void)
 		raw = get_cycles();
 	else
 #endif
+	if (static_branch_unlikely(&ktrace_clock_emulated))
+		raw = ktrace_clock_emulate(ktime_get_mono_fast_ns(), &ktrace_clock);
+	else
 		raw = ktime_get_mono_fast_ns();
 	return raw >> ktrace_clock.shift;
 }
@@ -93,6 +115,7 @@ void ktrace_ascii_release(struct ktrace_ascii *a);
 
 /* channel.c */
 struct ktrace_buf_stats;
+int ktrace_channels_init(void);
 int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode);
 void ktrace_channels_free(void);
 void ktrace_channels_flush(void);
@@ -104,6 +127,8 @@ int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
 void ktrace_channels_flush_live(void);
 u64 ktrace_clock_ns(u64 clock);
 void ktrace_clock_set_ref(void);
+bool ktrace_clock_check(void);
+void ktrace_channels_clock_changed(void);
 struct ktrace_meta_channel;
 void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch);
 int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload);
@@ -137,7 +162,7 @@ struct ktrace_fs_ops {
 	void (*event_added)(struct ktrace_event *ev);
 };
 
-/* Under ktrace_mutex. */
+/* Set once at boot, under ktrace_mutex, before any channel exists. */
 extern const struct ktrace_fs_ops *ktrace_fs;
 void ktrace_fs_register(const struct ktrace_fs_ops *ops);
 

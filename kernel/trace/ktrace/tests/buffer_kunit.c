@@ -369,6 +369,41 @@ static void buffer_too_big_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.events, 2);
 }
 
+/*
+ * After ktrace_buf_clock_changed() the next record comes with a timestamp
+ * record, even when the clock went back (a new clock source), so that it
+ * decodes to the new clock's value; the records after it need none.
+ */
+static void buffer_clock_change_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct ktrace_buf_stats st;
+	struct decoded *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, put(t, 1, 5), 0);
+	KUNIT_ASSERT_EQ(test, put(t, 2, 5), 0);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.timestamps, 1);
+
+	ktrace_buf_clock_changed(t->buf);
+	t->clock = 400;
+	KUNIT_ASSERT_EQ(test, put(t, 3, 0), 0);
+	KUNIT_ASSERT_EQ(test, put(t, 4, 7), 0);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.timestamps, 2);
+	KUNIT_EXPECT_EQ(test, st.bytes, 4 * 8 + sizeof(struct ktrace_timestamp));
+
+	flush(t);
+	decode_slot(test, t, 0, d);
+	KUNIT_ASSERT_EQ(test, d->nr, 4);
+	KUNIT_EXPECT_EQ(test, d->clock[0], 1005);
+	KUNIT_EXPECT_EQ(test, d->clock[1], 1010);
+	KUNIT_EXPECT_EQ(test, d->clock[2], 400);
+	KUNIT_EXPECT_EQ(test, d->clock[3], 407);
+	KUNIT_EXPECT_EQ(test, d->payload[2], 3);
+}
+
 static void buffer_create_test(struct kunit *test)
 {
 	static const size_t bad[][2] = {
@@ -391,6 +426,7 @@ static struct kunit_case ktrace_buffer_cases[] = {
 	KUNIT_CASE(buffer_overwrite_test),
 	KUNIT_CASE(buffer_overwrite_pending_test),
 	KUNIT_CASE(buffer_too_big_test),
+	KUNIT_CASE(buffer_clock_change_test),
 	{}
 };
 

@@ -3,6 +3,7 @@
  * KUnit tests for the ktrace trace clock.
  */
 #include <kunit/test.h>
+#include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/time64.h>
 
@@ -75,10 +76,49 @@ static void clock_boot_choice_test(struct kunit *test)
 			KTRACE_CLOCK_MAX_UNIT_NS);
 }
 
+/*
+ * The TSC given up at 1000 s of uptime: the emulated clock starts at the
+ * TSC's value then, never goes below it, and advances at the TSC's rate,
+ * within a part per million over a week.
+ */
+static void clock_emulate_test(struct kunit *test)
+{
+	static const u64 rates[] = { 1000000000ULL, 2596188000ULL, 3990000000ULL,
+				     5200000000ULL };
+	const u64 at = 1000 * NSEC_PER_SEC, tsc = 0x123456789abULL;
+	const u64 week = 7ULL * 24 * 3600 * NSEC_PER_SEC;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		struct ktrace_clock_info c = { .freq_hz = rates[i] };
+		u64 want, got;
+
+		c.shift = ktrace_clock_shift(c.freq_hz);
+		ktrace_clock_emulate_from(&c, at, tsc);
+		KUNIT_EXPECT_STREQ(test, c.name, "tsc-mono");
+		KUNIT_EXPECT_EQ(test, ktrace_clock_emulate(at, &c), tsc);
+		KUNIT_EXPECT_EQ(test, ktrace_clock_emulate(at - 5000, &c), tsc);
+
+		got = ktrace_clock_emulate(at + NSEC_PER_SEC, &c) - tsc;
+		want = rates[i];
+		KUNIT_EXPECT_LE_MSG(test, abs_diff(got, want), want / 1000000,
+				    "one second at %llu Hz: %llu counts", want, got);
+
+		got = ktrace_clock_emulate(at + week, &c) - tsc;
+		want = mul_u64_u64_div_u64(week, rates[i], NSEC_PER_SEC);
+		KUNIT_EXPECT_LE_MSG(test, abs_diff(got, want), want / 1000000,
+				    "a week at %llu Hz: %llu counts", rates[i], got);
+		/* Monotonic in between. */
+		KUNIT_EXPECT_LE(test, ktrace_clock_emulate(at + 999, &c),
+				ktrace_clock_emulate(at + 1000, &c));
+	}
+}
+
 static struct kunit_case ktrace_clock_cases[] = {
 	KUNIT_CASE_PARAM(clock_shift_table_test, clock_shift_gen_params),
 	KUNIT_CASE(clock_shift_bound_test),
 	KUNIT_CASE(clock_boot_choice_test),
+	KUNIT_CASE(clock_emulate_test),
 	{}
 };
 

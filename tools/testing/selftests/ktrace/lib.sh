@@ -46,3 +46,9 @@ stat_of() {
 				print substr($i, length(key) + 2)
 	}' "$KT/stats"
 }
+
+# splats_since LINE: kernel warnings, lockdep and KASAN reports logged
+# after line LINE of dmesg.
+splats_since() {
+	dmesg | tail -n +$(($1 + 1)) | grep -c -E 'BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock|possible recursive|sleeping function called|suspicious RCU|lockdep is turned off'
+}

@@ -80,10 +80,7 @@ check "every CPU wrote more than 1000 events" "$written" "$ncpu"
 check "every CPU read more than 100 hardirq ticks" "$ticked" "$ncpu"
 check "events = read + dropped + overwritten on every CPU" "$exact" "$ncpu"
 check "every stream read was well formed, ticks in order" "$wellformed" "$ncpu"
-splat='BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock|possible recursive'
-splat="$splat|sleeping function called|suspicious RCU|lockdep is turned off"
-splats=$(dmesg | tail -n +$((dmesg_before + 1)) | grep -c -E "$splat")
-check "the kernel logged no warning" "$splats" 0
+check "the kernel logged no warning" "$(splats_since "$dmesg_before")" 0
 echo 1 >"$KT/enable"
 check "tracing still works" "$(wr "$KT/mark" alive)" "ok 5"
 echo 0 >"$KT/enable"
