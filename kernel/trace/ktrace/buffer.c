@@ -92,10 +92,34 @@ static __always_inline void ktrace_buf_commit_bytes(struct ktrace_buf *buf,
 }
 
 /*
- * Start subbuffer number sb at offset begin: header and timestamp record.
- * In overwrite mode the slot's previous use is gone now; its events are
- * lost unless a reader consumed it.
+ * The event count of subbuffer number sb.  Each slot has two, used by
+ * alternate uses of the slot: the writer that starts a subbuffer collects
+ * the count of the slot's previous use only after its cmpxchg, and by then
+ * writers nested inside it may already have counted events of the new use.
  */
+static __always_inline local_t *ktrace_sb_events(struct ktrace_buf *buf,
+						 unsigned long sb)
+{
+	unsigned long slot = sb & ((1UL << buf->nr_shift) - 1);
+
+	return &buf->sb_events[slot << 1 | ((sb >> buf->nr_shift) & 1)];
+}
+
+/*
+ * The previous use of a slot, subbuffer number old, is gone: its events are
+ * lost unless a reader consumed it.  Every writer of that use has counted
+ * its event, having committed.
+ */
+static void ktrace_collect_subbuf(struct ktrace_buf *buf, unsigned long old)
+{
+	local_t *events = ktrace_sb_events(buf, old);
+
+	if (old >= ktrace_buf_consumed(buf))
+		local_add(local_read(events), &buf->overwritten);
+	local_set(events, 0);
+}
+
+/* Start subbuffer number sb at offset begin: header and timestamp record. */
 static void ktrace_begin_subbuf(struct ktrace_buf *buf, unsigned long begin,
 				u64 clock)
 {
@@ -104,9 +128,8 @@ static void ktrace_begin_subbuf(struct ktrace_buf *buf, unsigned long begin,
 	unsigned long slot = sb & (nr - 1);
 	struct ktrace_subbuf_header *h = ktrace_buf_ptr(buf, begin);
 
-	if (sb >= nr && sb - nr >= ktrace_buf_consumed(buf))
-		local_add(local_read(&buf->sb_events[slot]), &buf->overwritten);
-	local_set(&buf->sb_events[slot], 0);
+	if (sb >= nr)
+		ktrace_collect_subbuf(buf, sb - nr);
 
 	h->magic = KTRACE_MAGIC;
 	h->version = KTRACE_FORMAT_VERSION;
@@ -209,7 +232,7 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		ktrace_put_timestamp(ctx->data - ts, clock);
 		local_inc(&buf->timestamps);
 	}
-	local_inc(&buf->sb_events[ctx->slot]);
+	local_inc(ktrace_sb_events(buf, (new - len) >> buf->sb_shift));
 	local_inc(&buf->events);
 	local_add(ts + len, &buf->bytes);
 	return 0;
@@ -299,7 +322,7 @@ struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
 	buf->commit = kcalloc(nr_subbufs, sizeof(*buf->commit), GFP_KERNEL);
 	if (!buf->commit)
 		goto free_buf;
-	buf->sb_events = kcalloc(nr_subbufs, sizeof(*buf->sb_events), GFP_KERNEL);
+	buf->sb_events = kcalloc(2 * nr_subbufs, sizeof(*buf->sb_events), GFP_KERNEL);
 	if (!buf->sb_events)
 		goto free_commit;
 
@@ -386,7 +409,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);
 void ktrace_buf_sync(struct ktrace_buf *buf)
 {
 	unsigned long nr = 1UL << buf->nr_shift;
-	unsigned long produced, slot;
+	unsigned long produced;
 
 	irq_work_sync(&buf->deliver_work);
 	ktrace_deliver(buf);
@@ -397,12 +420,8 @@ void ktrace_buf_sync(struct ktrace_buf *buf)
 	 * reader consumed it, its events are as lost as if overwritten.
 	 */
 	produced = buf->delivered;
-	slot = produced & (nr - 1);
-	if (buf->overwrite && produced >= nr &&
-	    produced - nr >= ktrace_buf_consumed(buf)) {
-		local_add(local_read(&buf->sb_events[slot]), &buf->overwritten);
-		local_set(&buf->sb_events[slot], 0);
-	}
+	if (buf->overwrite && produced >= nr)
+		ktrace_collect_subbuf(buf, produced - nr);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_sync);
 

@@ -56,7 +56,8 @@ struct ktrace_buf_stats {
  *	offset & (sb_size - 1) of it
  * @commit: per subbuffer slot, bytes committed over all its uses; use u
  *	of a slot is complete when it reaches (u + 1) * sb_size
- * @sb_events: per subbuffer slot, events reserved in its current use
+ * @sb_events: per subbuffer slot, events reserved in its uses, one count
+ *	for even uses and one for odd (see ktrace_sb_events())
  * @last_clock: clock of the last record reserved, to decide on timestamp
  *	records; %U64_MAX to have one written before the next record
  * @events: see struct ktrace_buf_stats, and the same for the rest

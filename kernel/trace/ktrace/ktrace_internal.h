@@ -64,8 +64,7 @@ static __always_inline u64 ktrace_clock_read(void)
 
 #ifdef CONFIG_X86
 	if (static_branch_likely(&ktrace_clock_tsc))
-		raw = get_cycles();
-	else
+		return get_cycles() >> ktrace_clock.shift;
 #endif
 	if (static_branch_unlikely(&ktrace_clock_emulated))
 		raw = ktrace_clock_emulate(ktime_get_mono_fast_ns(), &ktrace_clock);

@@ -50,5 +50,8 @@ stat_of() {
 # splats_since LINE: kernel warnings, lockdep and KASAN reports logged
 # after line LINE of dmesg.
 splats_since() {
-	dmesg | tail -n +$(($1 + 1)) | grep -c -E 'BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock|possible recursive|sleeping function called|suspicious RCU|lockdep is turned off'
+	_splat='BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock'
+	_splat="$_splat|possible recursive|sleeping function called|suspicious RCU"
+	_splat="$_splat|lockdep is turned off"
+	dmesg | tail -n +$(($1 + 1)) | grep -c -E "$_splat"
 }

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace's write path, natively, in user space: kernel/trace/ktrace/buffer.c
+ * and decode.c compiled unchanged against tools/include and the few
+ * headers of include/ here, the way tools/testing/vma/ tests mm/vma.c.
+ *
+ *   harness stress [-s SECONDS] [-m drop|overwrite]
+ *	One thread writes compact events as fast as it can; two POSIX timers
+ *	firing every few microseconds interrupt it with signals whose
+ *	handlers write too (compact and expanded events), the second able to
+ *	interrupt the first: the nesting of task, hardirq and NMI writers,
+ *	including between a reservation and its commit.  The first handler
+ *	also runs the pending deliveries, as the kernel's irq_work does.  In
+ *	drop mode a reader thread on another CPU consumes completed
+ *	subbuffers meanwhile.  Every subbuffer read must decode, in sequence,
+ *	with each writer's events in order and clocks never going back, and
+ *	the accounting must be exact: attempts = events = read + dropped +
+ *	overwritten.  Exits 0 if so, 1 with the first failure otherwise.
+ *
+ *   harness bench
+ *	ns per compact event and per 32-byte expanded event, one thread, no
+ *	signals, overwrite mode, the clock being the TSC on x86-64; and the
+ *	cost of reading the clock alone.  Not a test: figures for make bench.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <linux/relay.h>
+
+#include "../../../kernel/trace/ktrace/buffer.h"
+#include "../../../kernel/trace/ktrace/ktrace_internal.h"
+
+#define ID_TASK		1
+#define ID_SIGA		2
+#define MAJOR_SIGB	3
+#define SB_SIZE		4096
+#define NR_SUBBUFS	8
+#define SIGA		SIGRTMIN
+#define SIGB		(SIGRTMIN + 1)
+
+int harness_pid = 1;
+struct ktrace_clock_info ktrace_clock = { .name = "harness" };
+DEFINE_STATIC_KEY_FALSE(ktrace_clock_tsc);
+DEFINE_STATIC_KEY_FALSE(ktrace_clock_emulated);
+
+/* Never called: the emulated clock is not enabled here. */
+u64 ktrace_clock_emulate(u64 mono_ns, const struct ktrace_clock_info *c)
+{
+	abort();
+}
+
+void relay_switch_subbuf(struct rchan_buf *buf, size_t length)
+{
+	abort();
+}
+
+static struct irq_work *works[4];
+
+void init_irq_work(struct irq_work *work, void (*func)(struct irq_work *))
+{
+	unsigned int i;
+
+	work->func = func;
+	work->pending = 0;
+	for (i = 0; i < 4; i++) {
+		if (!works[i]) {
+			works[i] = work;
+			return;
+		}
+	}
+	abort();
+}
+
+/* The "interrupt" that runs queued irq_work; never nested in itself. */
+static void harness_irq_work_run(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		if (works[i] && __atomic_exchange_n(&works[i]->pending, 0, __ATOMIC_RELAXED))
+			works[i]->func(works[i]);
+	}
+}
+
+void irq_work_sync(struct irq_work *work)
+{
+	if (__atomic_exchange_n(&work->pending, 0, __ATOMIC_RELAXED))
+		work->func(work);
+}
+
+static struct ktrace_buf *buf;
+static void *mem;
+static int stopping;
+/* Written by the one thread and its handlers; read at the end. */
+static unsigned long attempts[3];
+static int inside;			/* the task is between reserve and commit */
+static unsigned long nested_inside;	/* handlers that ran while it was */
+static unsigned long nested_deep;	/* second handler inside the first */
+static int in_siga;
+
+static void __noreturn fail(const char *what, unsigned long long a, unsigned long long b)
+{
+	fprintf(stderr, "harness: FAIL: %s (%llu, %llu)\n", what, a, b);
+	exit(1);
+}
+
+static void write_compact(unsigned int id, u32 payload, bool task)
+{
+	struct ktrace_ctx ctx;
+	int spin;
+
+	if (ktrace_reserve(buf, 8, &ctx))
+		return;
+	if (task)
+		WRITE_ONCE(inside, 1);
+	ktrace_put_compact(ctx.data, id, ctx.clock, payload);
+	/* Let an interrupt in between the reservation and the commit. */
+	if (task)
+		for (spin = 0; spin < 8; spin++)
+			barrier();
+	WRITE_ONCE(inside, 0);
+	ktrace_commit(&ctx);
+}
+
+static void siga(int sig)
+{
+	WRITE_ONCE(in_siga, 1);
+	if (READ_ONCE(inside))
+		nested_inside++;
+	write_compact(ID_SIGA, attempts[1]++, false);
+	harness_irq_work_run();
+	WRITE_ONCE(in_siga, 0);
+}
+
+static void sigb(int sig)
+{
+	u32 payload[5] = { (u32)attempts[2]++ };
+	struct ktrace_ctx ctx;
+
+	if (READ_ONCE(inside))
+		nested_inside++;
+	if (READ_ONCE(in_siga))
+		nested_deep++;
+	if (ktrace_reserve(buf, KTRACE_EXPANDED_SIZE(sizeof(payload)), &ctx))
+		return;
+	ktrace_put_expanded(ctx.data, ctx.clock, MAJOR_SIGB, 0, sizeof(payload));
+	memcpy(ctx.data + sizeof(struct ktrace_expanded), payload, sizeof(payload));
+	ktrace_commit(&ctx);
+}
+
+/* What the reader saw. */
+struct seen {
+	unsigned long subbufs, events, next_seq;
+	long long last[3];
+	u64 last_clock;
+};
+
+static void check_subbuf(const struct ktrace_subbuf_header *h, struct seen *s)
+{
+	const void *p = h + 1;
+	struct ktrace_record rec;
+	size_t pos = 0;
+	u64 clock = 0;
+	int ret;
+
+	if (h->magic != KTRACE_MAGIC || h->data_size > SB_SIZE - sizeof(*h))
+		fail("bad subbuffer header", h->magic, h->data_size);
+	if (s->subbufs && h->seq != s->next_seq)
+		fail("sequence gap", s->next_seq, h->seq);
+	s->next_seq = h->seq + 1;
+	s->subbufs++;
+	while ((ret = ktrace_decode_record(p + pos, h->data_size - pos, &clock, &rec)) > 0) {
+		long long v;
+		int k;
+
+		pos += ret;
+		if (rec.clock < s->last_clock)
+			fail("clock went back", s->last_clock, rec.clock);
+		s->last_clock = rec.clock;
+		if (rec.id == KTRACE_ID_TIMESTAMP)
+			continue;
+		if (rec.id == ID_TASK || rec.id == ID_SIGA) {
+			k = rec.id == ID_TASK ? 0 : 1;
+			v = rec.payload;
+		} else if (rec.id == KTRACE_ID_EXPANDED && rec.major == MAJOR_SIGB &&
+			   rec.length == 20) {
+			u32 n;
+
+			memcpy(&n, rec.data, 4);
+			k = 2;
+			v = n;
+		} else {
+			fail("unknown record", rec.id, pos);
+		}
+		if (v <= s->last[k]) {
+			fprintf(stderr, "harness: writer %d, subbuffer %llu, offset %zu\n",
+				k, (unsigned long long)h->seq, pos);
+			fail("a writer's events out of order", s->last[k], v);
+		}
+		s->last[k] = v;
+		s->events++;
+	}
+	if (ret != -ENODATA)
+		fail("undecodable record", -ret, pos);
+}
+
+static struct seen seen = { .last = { -1, -1, -1 } };
+
+/* Drop mode: consume completed subbuffers while the writers run. */
+static void *reader(void *arg)
+{
+	for (;;) {
+		unsigned long delivered = __atomic_load_n(&buf->delivered, __ATOMIC_ACQUIRE);
+		unsigned long consumed = buf->consumed;
+		int done = READ_ONCE(stopping);
+
+		if (consumed == delivered) {
+			if (done)
+				return NULL;
+			sched_yield();
+			continue;
+		}
+		check_subbuf(mem + (consumed % NR_SUBBUFS) * SB_SIZE, &seen);
+		__atomic_store_n(&buf->consumed, consumed + 1, __ATOMIC_RELEASE);
+	}
+}
+
+static void start_timer(int sig, long ns)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = sig };
+	struct itimerspec its = { .it_interval = { 0, ns }, .it_value = { 0, ns } };
+	timer_t t;
+
+	if (timer_create(CLOCK_MONOTONIC, &sev, &t) || timer_settime(t, 0, &its, NULL)) {
+		perror("harness: timer");
+		exit(1);
+	}
+}
+
+static int stress(int seconds, bool overwrite)
+{
+	struct sigaction sa = { .sa_handler = siga, .sa_flags = SA_RESTART };
+	struct ktrace_buf_stats st;
+	sigset_t all, old;
+	pthread_t rd;
+	u32 i = 0;
+	time_t end;
+	unsigned long first;
+
+	buf = ktrace_buf_create(mem, NULL, 0, 0, SB_SIZE, NR_SUBBUFS, overwrite);
+	if (IS_ERR(buf))
+		fail("ktrace_buf_create", -PTR_ERR(buf), 0);
+	/* The reader is another CPU: the "interrupts" are this thread's only. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (!overwrite && pthread_create(&rd, NULL, reader, NULL))
+		fail("pthread_create", 0, 0);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* SIGA's handler can be interrupted by SIGB, not the other way. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGA, &sa, NULL);
+	sa.sa_handler = sigb;
+	sigaddset(&sa.sa_mask, SIGA);
+	sigaction(SIGB, &sa, NULL);
+	start_timer(SIGA, 7000);
+	start_timer(SIGB, 13000);
+
+	end = time(NULL) + seconds;
+	while (time(NULL) < end) {
+		unsigned int n;
+
+		for (n = 0; n < 10000; n++) {
+			attempts[0]++;
+			write_compact(ID_TASK, i++, true);
+			if (__atomic_load_n(&buf->deliver_work.pending, __ATOMIC_RELAXED)) {
+				pthread_sigmask(SIG_BLOCK, &all, &old);
+				harness_irq_work_run();
+				pthread_sigmask(SIG_SETMASK, &old, NULL);
+			}
+		}
+	}
+	/* Stop the "interrupts", then flush as ktrace_set_enabled(false) does. */
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	ktrace_buf_flush(buf);
+	ktrace_buf_sync(buf);
+	WRITE_ONCE(stopping, 1);
+	if (!overwrite) {
+		pthread_join(rd, NULL);
+	} else {
+		/* What relay would show: the newest nr - 1 subbuffers. */
+		first = buf->delivered > NR_SUBBUFS - 1 ? buf->delivered - (NR_SUBBUFS - 1) : 0;
+		for (; first < buf->delivered; first++)
+			check_subbuf(mem + (first % NR_SUBBUFS) * SB_SIZE, &seen);
+		buf->consumed = buf->delivered;
+	}
+	ktrace_buf_stats(buf, &st);
+	printf("mode=%s attempts=%lu+%lu+%lu events=%llu read=%lu ",
+	       overwrite ? "overwrite" : "drop", attempts[0], attempts[1], attempts[2],
+	       (unsigned long long)st.events, seen.events);
+	printf("dropped=%llu overwritten=%llu subbufs=%llu read_subbufs=%lu ",
+	       (unsigned long long)st.dropped, (unsigned long long)st.overwritten,
+	       (unsigned long long)st.subbufs, seen.subbufs);
+	printf("timestamps=%llu nested_inside=%lu nested_deep=%lu\n",
+	       (unsigned long long)st.timestamps, nested_inside, nested_deep);
+	if (st.events != attempts[0] + attempts[1] + attempts[2])
+		fail("events != attempts", st.events, attempts[0] + attempts[1] + attempts[2]);
+	if (st.events != seen.events + st.dropped + st.overwritten)
+		fail("events != read + dropped + overwritten", st.events,
+		     seen.events + st.dropped + st.overwritten);
+	if (!nested_inside || !nested_deep)
+		fail("no nesting happened", nested_inside, nested_deep);
+	if (!overwrite && seen.subbufs != st.subbufs)
+		fail("subbuffers delivered but not read", st.subbufs, seen.subbufs);
+	if (overwrite && !st.overwritten)
+		fail("overwrite mode never wrapped", st.subbufs, 0);
+	ktrace_buf_destroy(buf);
+	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int bench(void)
+{
+	static const u8 payload[32] = { 1, 2, 3 };
+	const unsigned long n = 20000000;
+	struct ktrace_ctx ctx;
+	u64 sink = 0;
+	unsigned long i;
+	double t;
+	int kind;
+
+	buf = ktrace_buf_create(mem, NULL, 0, 0, SB_SIZE, NR_SUBBUFS, true);
+	if (IS_ERR(buf))
+		fail("ktrace_buf_create", -PTR_ERR(buf), 0);
+	for (kind = 0; kind < 3; kind++) {
+		t = now_ns();
+		for (i = 0; i < n; i++) {
+			if (kind == 2) {
+				sink += ktrace_clock_read();
+				/* Keep the read in the loop. */
+				barrier();
+				continue;
+			}
+			if (ktrace_reserve(buf, kind ? KTRACE_EXPANDED_SIZE(32) : 8, &ctx))
+				continue;
+			if (kind) {
+				ktrace_put_expanded(ctx.data, ctx.clock, 2, 0, 32);
+				memcpy(ctx.data + sizeof(struct ktrace_expanded), payload, 32);
+			} else {
+				ktrace_put_compact(ctx.data, 1, ctx.clock, i);
+			}
+			ktrace_commit(&ctx);
+			if (buf->deliver_work.pending)
+				harness_irq_work_run();
+		}
+		t = (now_ns() - t) / n;
+		printf("native %s: %.1f ns/%s\n",
+		       kind == 0 ? "ktrace compact" : kind == 1 ? "ktrace expanded32" :
+		       "clock read alone", t, kind == 2 ? "read" : "event");
+	}
+	ktrace_buf_destroy(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	bool overwrite = false;
+	int seconds = 3, opt;
+
+	mem = aligned_alloc(SB_SIZE, SB_SIZE * NR_SUBBUFS);
+	if (!mem)
+		return 1;
+#ifdef __x86_64__
+	ktrace_clock.name = "tsc";
+	ktrace_clock_tsc.enabled = 1;
+	ktrace_clock.shift = 7;
+#else
+	ktrace_clock.name = "mono";
+	ktrace_clock.shift = 6;
+#endif
+	harness_pid = getpid();
+	if (argc < 2)
+		goto usage;
+	if (!strcmp(argv[1], "bench"))
+		return bench();
+	if (strcmp(argv[1], "stress"))
+		goto usage;
+	optind = 2;
+	while ((opt = getopt(argc, argv, "s:m:")) != -1) {
+		if (opt == 's' && atoi(optarg) > 0)
+			seconds = atoi(optarg);
+		else if (opt == 'm' && !strcmp(optarg, "drop"))
+			overwrite = false;
+		else if (opt == 'm' && !strcmp(optarg, "overwrite"))
+			overwrite = true;
+		else
+			goto usage;
+	}
+	if (optind != argc)
+		goto usage;
+	return stress(seconds, overwrite);
+usage:
+	fprintf(stderr, "usage: harness stress [-s SECONDS] [-m drop|overwrite] | harness bench\n");
+	return 2;
+}
