@@ -246,6 +246,9 @@ struct ktrace_meta_channel {
 #define KTRACE_EVENT_COMPACT	0
 #define KTRACE_EVENT_EXPANDED	1
 
+/* struct ktrace_meta_event.flags */
+#define KTRACE_EVENT_PID_IS_CURRENT (1U << 0)	/* first field: the running task */
+
 /**
  * struct ktrace_meta_event - one event
  * @channel: enum ktrace_channel_id
@@ -254,6 +257,8 @@ struct ktrace_meta_channel {
  * @major: expanded events: the major; 0 for compact events
  * @minor: expanded events: the minor; 0 for compact events
  * @nr_fields: number of struct ktrace_meta_field records that follow
+ * @flags: KTRACE_EVENT_*; with KTRACE_EVENT_PID_IS_CURRENT the first field
+ *	is the pid of the task running from this event on
  * @reserved: zero
  * @group: the event's group, as in events/GROUP/NAME
  * @name: the event's name
@@ -265,7 +270,8 @@ struct ktrace_meta_event {
 	__u8 major;
 	__u8 minor;
 	__u8 nr_fields;
-	__u16 reserved;
+	__u8 flags;
+	__u8 reserved;
 	char group[KTRACE_NAME_LEN];
 	char name[KTRACE_NAME_LEN];
 };

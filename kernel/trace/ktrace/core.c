@@ -147,6 +147,23 @@ void ktrace_clock_set_ref(void)
 }
 
 /**
+ * ktrace_clock_get_ref() - the reference instant ktrace_clock_ns() uses
+ * @clock: the trace clock then
+ * @mono_ns: CLOCK_MONOTONIC then
+ *
+ * For the metadata, so that decoders convert exactly as the kernel does.
+ * Without a TSC the trace clock is CLOCK_MONOTONIC itself.
+ */
+void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns)
+{
+	*clock = READ_ONCE(ktrace_ref_clock);
+	*mono_ns = READ_ONCE(ktrace_ref_mono_ns);
+	if (!static_branch_likely(&ktrace_clock_tsc) &&
+	    !static_branch_unlikely(&ktrace_clock_emulated))
+		*mono_ns = *clock << ktrace_clock.shift;
+}
+
+/**
  * ktrace_clock_ns() - a trace clock value in CLOCK_MONOTONIC nanoseconds
  * @clock: a full (shifted) trace clock value
  *

@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) "ktrace: " fmt
 
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
@@ -298,6 +299,7 @@ static void ktrace_meta_event(const struct ktrace_event *ev)
 		.major = ev->major,
 		.minor = ev->minor,
 		.nr_fields = ev->nr_fields,
+		.flags = ev->pid_is_current ? KTRACE_EVENT_PID_IS_CURRENT : 0,
 	};
 	unsigned int i, j;
 
@@ -353,14 +355,20 @@ void ktrace_metadata_write(void)
 	unsigned int ch;
 
 	lockdep_assert_held(&ktrace_mutex);
+	/*
+	 * On one CPU: a decoder reads an event's field and enum records after
+	 * it, so they must all be in one stream, in order.
+	 */
+	migrate_disable();
 	strscpy_pad(mt.release, init_utsname()->release);
 	strscpy_pad(mt.machine, init_utsname()->machine);
 	strscpy_pad(mt.nodename, init_utsname()->nodename);
 	ktrace_meta(KTRACE_META_TRACE, &mt, sizeof(mt));
 
-	mc.ref_clock = ktrace_clock_read();
-	mc.ref_mono_ns = ktime_get_mono_fast_ns();
-	mc.ref_real_ns = ktime_get_real_fast_ns();
+	/* The reference the ascii pipe converts with: the same times. */
+	ktrace_clock_get_ref(&mc.ref_clock, &mc.ref_mono_ns);
+	mc.ref_real_ns = mc.ref_mono_ns + ktime_get_real_fast_ns() -
+			 ktime_get_mono_fast_ns();
 	strscpy_pad(mc.name, ktrace_clock.name);
 	ktrace_meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
 
@@ -372,6 +380,7 @@ void ktrace_metadata_write(void)
 	}
 	for_each_ktrace_event(ev)
 		ktrace_meta_event(ev);
+	migrate_enable();
 }
 
 static int __init ktrace_events_init(void)

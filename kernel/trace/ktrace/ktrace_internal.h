@@ -126,6 +126,7 @@ int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
 void ktrace_channels_flush_live(void);
 u64 ktrace_clock_ns(u64 clock);
 void ktrace_clock_set_ref(void);
+void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns);
 bool ktrace_clock_check(void);
 void ktrace_channels_clock_changed(void);
 struct ktrace_meta_channel;

@@ -63,7 +63,7 @@ check "three channels, hybrid, the high one at buffer_size_kb" \
 	"channel name=high mode=overwrite subbuf_size=131072 n_subbufs=8|channel name=medium mode=drop subbuf_size=131072 n_subbufs=4|channel name=low mode=drop subbuf_size=16384 n_subbufs=4|"
 check "the mark event as its format file says" \
 	"$(grep -A2 '^event ktrace:mark ' "$TMP/meta" | tr '\n' '|')" \
-	"event ktrace:mark channel=1 kind=expanded id=30 major=1 minor=0 fields=2|field pid offset=0 size=4 display=2|field text offset=4 size=0 display=4|"
+	"event ktrace:mark channel=1 kind=expanded id=30 major=1 minor=0 fields=2 flags=1|field pid offset=0 size=4 display=2|field text offset=4 size=0 display=4|"
 check "one event record per registered event" \
 	"$(grep -c '^event ' "$TMP/meta")" "$(ls -d "$E"/*/*/ | wc -l)"
 check "the metadata is counted on the low channel" \
