@@ -10,5 +10,6 @@ done
 ls /sys/kernel/debug/kunit >"$out/kunit/suites.txt" 2>&1
 # Through a pipe: the runner appends the tests' output through a second
 # descriptor of its stdout, which a regular file would let it overwrite.
+export KTRACE_SAVE_DIR="$out/traces"
 cd /kselftest && ./run_kselftest.sh 2>&1 | cat >"$out/kselftest.ktap"
 exit 0

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace.h"
+
 #define KTRACE_DEFAULT_DIR	"/sys/kernel/debug/ktrace"
 #define EXIT_USAGE		2
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -93,7 +95,13 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
+int cmd_report(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+
 static const struct cmd cmds[] = {
+	{ "record", kt_record, "record a trace to a file" },
+	{ "report", cmd_report, "print the events of a trace file" },
+	{ "stat", cmd_stat, "summarize a trace file" },
 	{ "status", cmd_status, "show whether ktrace is tracing" },
 };
 

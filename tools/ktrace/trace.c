@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tools/ktrace: read a trace file and decode it from its own metadata.
+ *
+ * Nothing in the file is trusted: every length is checked against what
+ * is left, a bad subbuffer header makes the decoder look for the next
+ * one, a bad record ends its subbuffer, and each problem is reported
+ * once with its file offset while the rest is decoded.  Allocations are
+ * bounded by the size of the file.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+#define MAX_WARNINGS	20
+
+void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (++t->warnings > MAX_WARNINGS) {
+		if (t->warnings == MAX_WARNINGS + 1)
+			fprintf(stderr, "ktrace: %s: more problems, not shown\n", t->path);
+		return;
+	}
+	fprintf(stderr, "ktrace: %s: offset %llu: warning: ", t->path,
+		(unsigned long long)offset);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static struct kt_stream *stream_of(struct kt_trace *t, unsigned int ch,
+				   unsigned int cpu, uint64_t offset)
+{
+	struct kt_stream *s;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_streams; i++)
+		if (t->streams[i].channel == ch && t->streams[i].cpu == cpu)
+			return &t->streams[i];
+	s = realloc(t->streams, (t->nr_streams + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	t->streams = s;
+	s = &t->streams[t->nr_streams++];
+	memset(s, 0, sizeof(*s));
+	s->channel = ch;
+	s->cpu = cpu;
+	s->file_offset = offset;
+	return s;
+}
+
+static int stream_cmp(const void *a, const void *b)
+{
+	const struct kt_stream *x = a, *y = b;
+
+	if (x->channel != y->channel)
+		return x->channel < y->channel ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* Copy a NUL-padded name of the trace into a C string. */
+static void name_copy(char *dst, const char *src, size_t len)
+{
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* Parse the sections; 0, or -1 if the file is not a trace at all. */
+static int read_sections(struct kt_trace *t, const unsigned char *map, size_t size)
+{
+	struct ktf_header h;
+	uint64_t off = sizeof(h);
+
+	if (size < sizeof(h)) {
+		fprintf(stderr, "ktrace: %s: offset 0: too short for a trace file\n", t->path);
+		return -1;
+	}
+	memcpy(&h, map, sizeof(h));
+	if (memcmp(h.magic, KTF_MAGIC, 8)) {
+		fprintf(stderr, "ktrace: %s: offset 0: not a ktrace trace file\n", t->path);
+		return -1;
+	}
+	if (le32toh(h.version) != KTF_VERSION) {
+		fprintf(stderr, "ktrace: %s: offset 8: trace file version %u, this tool reads %u\n",
+			t->path, le32toh(h.version), KTF_VERSION);
+		return -1;
+	}
+	while (off < size) {
+		struct ktf_section sec;
+		uint64_t len, type;
+		struct kt_stream *s;
+		unsigned char *p;
+
+		if (size - off < sizeof(sec)) {
+			kt_warn(t, off, "truncated section header");
+			break;
+		}
+		memcpy(&sec, map + off, sizeof(sec));
+		len = le64toh(sec.length);
+		type = le32toh(sec.type);
+		if (len > size - off - sizeof(sec)) {
+			kt_warn(t, off, "section of %llu bytes, only %llu left: truncated file",
+				(unsigned long long)len,
+				(unsigned long long)(size - off - sizeof(sec)));
+			len = size - off - sizeof(sec);
+		}
+		off += sizeof(sec);
+		if (type == KTF_STREAM) {
+			unsigned int ch = le16toh(sec.channel), cpu = le16toh(sec.cpu);
+
+			if (ch >= KTRACE_NR_CHANNELS || cpu >= KTF_MAX_CPUS) {
+				kt_warn(t, off - sizeof(sec), "stream of channel %u, CPU %u ignored",
+					ch, cpu);
+			} else {
+				s = stream_of(t, ch, cpu, off);
+				p = s ? realloc(s->data, s->size + len) : NULL;
+				if (!p) {
+					fprintf(stderr, "ktrace: %s: out of memory\n", t->path);
+					return -1;
+				}
+				memcpy(p + s->size, map + off, len);
+				s->data = p;
+				s->size += len;
+			}
+		} else if (type >= KTF_UNAME && type <= KTF_STATS) {
+			size_t old = t->text[type] ? strlen(t->text[type]) : 0;
+
+			p = realloc(t->text[type], old + len + 1);
+			if (!p) {
+				fprintf(stderr, "ktrace: %s: out of memory\n", t->path);
+				return -1;
+			}
+			memcpy(p + old, map + off, len);
+			p[old + len] = '\0';
+			/* Text stops at a NUL byte, whatever the file holds. */
+			t->text[type] = (char *)p;
+		} else {
+			kt_warn(t, off - sizeof(sec), "unknown section type %llu skipped",
+				(unsigned long long)type);
+		}
+		off += (len + 7) & ~7ULL;
+	}
+	qsort(t->streams, t->nr_streams, sizeof(*t->streams), stream_cmp);
+	return 0;
+}
+
+/*
+ * Decode one record at p, avail bytes; clock is the decoder's full clock.
+ * Returns its size, 0 at the end, or -1 if it is corrupt.
+ */
+static int decode_record(const unsigned char *p, size_t avail, uint64_t *clock,
+			 struct kt_record *r)
+{
+	uint32_t hdr, low;
+	uint64_t full;
+
+	if (!avail)
+		return 0;
+	if (avail < 8)
+		return -1;
+	memcpy(&hdr, p, 4);
+	r->id = KTRACE_HEADER_ID(hdr);
+	low = KTRACE_HEADER_CLOCK(hdr);
+	r->payload = 0;
+	r->major = r->minor = r->length = 0;
+	r->data = NULL;
+	if (r->id == KTRACE_ID_TIMESTAMP) {
+		struct ktrace_timestamp ts;
+
+		if (avail < sizeof(ts))
+			return -1;
+		memcpy(&ts, p, sizeof(ts));
+		full = (uint64_t)ts.clock_hi << 32 | ts.clock_lo;
+		if ((full & KTRACE_CLOCK_MASK) != low)
+			return -1;
+		*clock = full;
+		r->clock = full;
+		return sizeof(ts);
+	}
+	/* The low bits of the previous full clock, unrolled forward. */
+	full = (*clock & ~(uint64_t)KTRACE_CLOCK_MASK) | low;
+	if (full < *clock)
+		full += 1ULL << KTRACE_CLOCK_BITS;
+	*clock = full;
+	r->clock = full;
+	if (r->id == KTRACE_ID_EXPANDED) {
+		struct ktrace_expanded ex;
+		size_t size;
+
+		memcpy(&ex, p, sizeof(ex));
+		size = KTRACE_EXPANDED_SIZE(ex.length);
+		if (avail < size)
+			return -1;
+		r->major = ex.major;
+		r->minor = ex.minor;
+		r->length = ex.length;
+		r->data = p + sizeof(ex);
+		return size;
+	}
+	memcpy(&r->payload, p + 4, 4);
+	return 8;
+}
+
+/* A subbuffer header at off of stream s; its total size, or 0 if bad. */
+static size_t subbuf_at(const struct kt_stream *s, size_t off,
+			struct ktrace_subbuf_header *h)
+{
+	if (s->size - off < sizeof(*h))
+		return 0;
+	memcpy(h, s->data + off, sizeof(*h));
+	if (h->magic != KTRACE_MAGIC || h->version != KTRACE_FORMAT_VERSION ||
+	    h->channel != s->channel || h->cpu != s->cpu || h->data_size % 4 ||
+	    h->data_size > s->size - off - sizeof(*h))
+		return 0;
+	return sizeof(*h) + h->data_size;
+}
+
+/* The next good subbuffer header at or after off, 4-byte aligned. */
+static size_t next_subbuf(struct kt_trace *t, const struct kt_stream *s, size_t off,
+			  struct ktrace_subbuf_header *h, size_t *size)
+{
+	bool warned = false;
+
+	for (; off + sizeof(*h) <= s->size; off += 4) {
+		*size = subbuf_at(s, off, h);
+		if (*size)
+			return off;
+		if (!warned) {
+			kt_warn(t, s->file_offset + off,
+				"%s CPU %u: bad subbuffer header, looking for the next",
+				s->channel == 0 ? "high" : s->channel == 1 ? "medium" : "low", s->cpu);
+			warned = true;
+		}
+	}
+	if (off < s->size && !warned)
+		kt_warn(t, s->file_offset + off, "CPU %u: %zu bytes after the last subbuffer",
+			s->cpu, s->size - off);
+	return s->size;
+}
+
+static struct kt_event *lookup(struct kt_trace *t, unsigned int ch, const struct kt_record *r)
+{
+	if (r->id == KTRACE_ID_EXPANDED)
+		return t->expanded[r->major][r->minor];
+	if (r->id <= KTRACE_ID_COMPACT_MAX && ch < KTRACE_NR_CHANNELS)
+		return t->compact[ch][r->id];
+	return NULL;
+}
+
+static void event_free(struct kt_event *e)
+{
+	unsigned int i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_fields; i++)
+		free(e->fields[i].values);
+	free(e->fields);
+	free(e);
+}
+
+/* Make e the event of its id, in place of an earlier definition. */
+static void event_install(struct kt_trace *t, struct kt_event *e)
+{
+	struct kt_event **slot;
+
+	if (e->kind == KTRACE_EVENT_EXPANDED)
+		slot = &t->expanded[e->major][e->minor];
+	else
+		slot = &t->compact[e->channel][e->id];
+	if (*slot)
+		event_free(*slot);
+	*slot = e;
+}
+
+/* The metadata of one low-channel stream, in order. */
+static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
+{
+	struct kt_event *ev = NULL;
+	unsigned int field = 0, value = 0;
+	struct ktrace_subbuf_header h;
+	size_t off = 0, size;
+
+	while ((off = next_subbuf(t, s, off, &h, &size)) < s->size) {
+		size_t pos = sizeof(h);
+		uint64_t clock = 0;
+		struct kt_record r;
+		int ret;
+
+		while ((ret = decode_record(s->data + off + pos, size - pos, &clock, &r)) > 0) {
+			uint64_t at = s->file_offset + off + pos;
+
+			pos += ret;
+			if (r.id != KTRACE_ID_EXPANDED || r.major != KTRACE_META_MAJOR)
+				continue;
+			switch (r.minor) {
+			case KTRACE_META_TRACE:
+				if (r.length < sizeof(t->machine))
+					goto bad;
+				memcpy(&t->machine, r.data, sizeof(t->machine));
+				t->have_trace = true;
+				break;
+			case KTRACE_META_CLOCK: {
+				struct ktrace_meta_clock c;
+
+				if (r.length < sizeof(c))
+					goto bad;
+				memcpy(&c, r.data, sizeof(c));
+				if (!c.freq_hz || c.shift > 63) {
+					kt_warn(t, at, "clock record with frequency %llu, shift %u ignored",
+						(unsigned long long)c.freq_hz, c.shift);
+					break;
+				}
+				/* The newest reference converts every value. */
+				if (!t->have_clock || c.ref_clock >= t->clock.ref_clock)
+					t->clock = c;
+				t->have_clock = true;
+				break;
+			}
+			case KTRACE_META_CHANNEL: {
+				struct ktrace_meta_channel c;
+
+				if (r.length < sizeof(c))
+					goto bad;
+				memcpy(&c, r.data, sizeof(c));
+				if (c.channel < KTRACE_NR_CHANNELS)
+					t->channels[c.channel] = c;
+				break;
+			}
+			case KTRACE_META_EVENT: {
+				struct ktrace_meta_event m;
+
+				if (r.length < sizeof(m))
+					goto bad;
+				memcpy(&m, r.data, sizeof(m));
+				if (ev && field < ev->nr_fields)
+					kt_warn(t, at, "event %s:%s has %u of its %u fields",
+						ev->group, ev->name, field, ev->nr_fields);
+				ev = NULL;
+				if (m.channel >= KTRACE_NR_CHANNELS ||
+				    m.kind > KTRACE_EVENT_EXPANDED ||
+				    (m.kind == KTRACE_EVENT_COMPACT && m.id > KTRACE_ID_COMPACT_MAX)) {
+					kt_warn(t, at, "event record with channel %u, kind %u, id %u ignored",
+						m.channel, m.kind, m.id);
+					break;
+				}
+				ev = calloc(1, sizeof(*ev));
+				if (ev && m.nr_fields)
+					ev->fields = calloc(m.nr_fields, sizeof(*ev->fields));
+				if (!ev || (m.nr_fields && !ev->fields)) {
+					free(ev);
+					ev = NULL;
+					break;
+				}
+				ev->channel = m.channel;
+				ev->kind = m.kind;
+				ev->id = m.id;
+				ev->major = m.major;
+				ev->minor = m.minor;
+				ev->flags = m.flags;
+				ev->nr_fields = m.nr_fields;
+				name_copy(ev->group, m.group, KTRACE_NAME_LEN);
+				name_copy(ev->name, m.name, KTRACE_NAME_LEN);
+				field = 0;
+				event_install(t, ev);
+				break;
+			}
+			case KTRACE_META_FIELD: {
+				struct ktrace_meta_field m;
+				struct kt_field *f;
+
+				if (r.length < sizeof(m))
+					goto bad;
+				if (!ev || field >= ev->nr_fields) {
+					kt_warn(t, at, "field record without its event");
+					break;
+				}
+				memcpy(&m, r.data, sizeof(m));
+				f = &ev->fields[field++];
+				name_copy(f->name, m.name, KTRACE_NAME_LEN);
+				f->offset = m.offset;
+				f->size = m.size;
+				f->display = m.display;
+				f->flags = m.flags;
+				f->values = m.nr_values ? calloc(m.nr_values, sizeof(*f->values)) : NULL;
+				f->nr_values = f->values ? m.nr_values : 0;
+				value = 0;
+				break;
+			}
+			case KTRACE_META_ENUM: {
+				struct ktrace_meta_enum m;
+				struct kt_field *f = ev && field ? &ev->fields[field - 1] : NULL;
+
+				if (r.length < sizeof(m))
+					goto bad;
+				if (!f || value >= f->nr_values) {
+					kt_warn(t, at, "enum record without its field");
+					break;
+				}
+				memcpy(&m, r.data, sizeof(m));
+				f->values[value].value = (uint64_t)m.value_hi << 32 | m.value_lo;
+				name_copy(f->values[value].name, m.name, KTRACE_NAME_LEN);
+				value++;
+				break;
+			}
+			default:
+				kt_warn(t, at, "unknown metadata record %u ignored", r.minor);
+			}
+			continue;
+bad:
+			kt_warn(t, at, "metadata record %u too short (%u bytes)", r.minor, r.length);
+		}
+		if (ret < 0)
+			kt_warn(t, s->file_offset + off + pos, "corrupt record, rest of subbuffer skipped");
+		off += size;
+	}
+}
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct kt_task *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* "PID COMM" lines of the tasks section. */
+static void read_tasks(struct kt_trace *t)
+{
+	const char *p = t->text[KTF_TASKS];
+	size_t n = 0, max = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		struct kt_task task = { 0 };
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end != p && *end == ' ' && pid >= 0 && pid <= INT32_MAX && len > (size_t)(end - p) + 1) {
+			size_t clen = len - (end - p) - 1;
+
+			task.pid = pid;
+			memcpy(task.comm, end + 1, clen < 16 ? clen : 16);
+			if (n == max) {
+				struct kt_task *nt;
+
+				max = max ? 2 * max : 256;
+				nt = realloc(t->tasks, max * sizeof(*nt));
+				if (!nt)
+					break;
+				t->tasks = nt;
+			}
+			t->tasks[n++] = task;
+		}
+		p += len + (nl != NULL);
+	}
+	t->nr_tasks = n;
+	qsort(t->tasks, n, sizeof(*t->tasks), task_cmp);
+}
+
+int kt_open(struct kt_trace *t, const char *path)
+{
+	struct stat st;
+	void *map;
+	unsigned int i;
+	int fd, ret;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || !st.st_size) {
+		fprintf(stderr, "ktrace: %s: offset 0: %s\n", path,
+			S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ret = read_sections(t, map, st.st_size);
+	munmap(map, st.st_size);
+	if (ret) {
+		kt_close(t);
+		return -1;
+	}
+	for (i = 0; i < t->nr_streams; i++)
+		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
+			read_metadata(t, &t->streams[i]);
+	if (!t->have_clock)
+		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
+	read_tasks(t);
+	return 0;
+}
+
+void kt_close(struct kt_trace *t)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < t->nr_streams; i++)
+		free(t->streams[i].data);
+	free(t->streams);
+	for (i = 0; i <= KTF_STATS; i++)
+		free(t->text[i]);
+	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
+		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
+			if (t->compact[i][j] && t->compact[i][j]->kind == KTRACE_EVENT_COMPACT)
+				event_free(t->compact[i][j]);
+	for (i = 0; i < 256; i++)
+		for (j = 0; j < 256; j++)
+			event_free(t->expanded[i][j]);
+	free(t->tasks);
+}
+
+/* As ktrace_clock_ns() in the kernel, from the metadata's reference. */
+uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock)
+{
+	const struct ktrace_meta_clock *c = &t->clock;
+	unsigned __int128 delta;
+
+	if (!t->have_clock)
+		return clock;
+	if (clock >= c->ref_clock) {
+		delta = (unsigned __int128)((clock - c->ref_clock) << c->shift) * 1000000000u /
+			c->freq_hz;
+		return c->ref_mono_ns + (uint64_t)delta;
+	}
+	delta = (unsigned __int128)((c->ref_clock - clock) << c->shift) * 1000000000u / c->freq_hz;
+	return c->ref_mono_ns > delta ? c->ref_mono_ns - (uint64_t)delta : 0;
+}
+
+const char *kt_comm(const struct kt_trace *t, int pid)
+{
+	struct kt_task key = { .pid = pid }, *found;
+
+	if (!pid)
+		return "<idle>";
+	found = bsearch(&key, t->tasks, t->nr_tasks, sizeof(key), task_cmp);
+	return found ? found->comm : "<...>";
+}
+
+/* Where the merge is in one stream. */
+struct cursor {
+	struct kt_stream *s;
+	size_t off, size, pos;
+	uint64_t clock;
+	int pid;
+	bool have;
+	struct kt_record rec;
+};
+
+static bool advance(struct kt_trace *t, struct cursor *c)
+{
+	struct ktrace_subbuf_header h;
+	int ret;
+
+	while (!c->have) {
+		if (c->pos >= c->size) {
+			c->off += c->size;
+			c->off = next_subbuf(t, c->s, c->off, &h, &c->size);
+			if (c->off >= c->s->size)
+				return false;
+			c->pos = sizeof(h);
+			c->clock = 0;
+			c->pid = h.pid;
+		}
+		ret = decode_record(c->s->data + c->off + c->pos, c->size - c->pos,
+				    &c->clock, &c->rec);
+		if (ret <= 0) {
+			if (ret < 0)
+				kt_warn(t, c->s->file_offset + c->off + c->pos,
+					"CPU %u: corrupt record, rest of subbuffer skipped", c->s->cpu);
+			c->pos = c->size;
+			continue;
+		}
+		c->pos += ret;
+		c->have = c->rec.id != KTRACE_ID_TIMESTAMP;
+	}
+	return true;
+}
+
+int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
+{
+	struct cursor *cur = calloc(t->nr_streams + 1, sizeof(*cur));
+	unsigned int i, n = 0;
+	int ret = 0;
+
+	if (!cur)
+		return -1;
+	/* As the ascii pipe: high then medium, CPU by CPU; ties go first. */
+	for (i = 0; i < t->nr_streams; i++) {
+		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
+			continue;
+		cur[n].s = &t->streams[i];
+		n++;
+	}
+	for (;;) {
+		struct cursor *best = NULL;
+
+		for (i = 0; i < n; i++) {
+			if (!advance(t, &cur[i]))
+				continue;
+			if (!best || cur[i].rec.clock < best->rec.clock)
+				best = &cur[i];
+		}
+		if (!best)
+			break;
+		best->have = false;
+		best->rec.channel = best->s->channel;
+		best->rec.cpu = best->s->cpu;
+		best->rec.ns = kt_clock_ns(t, best->rec.clock);
+		best->rec.event = lookup(t, best->s->channel, &best->rec);
+		if (best->rec.event && (best->rec.event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
+		    best->rec.event->nr_fields) {
+			uint32_t pid = 0;
+
+			if (best->rec.id != KTRACE_ID_EXPANDED)
+				pid = best->rec.payload;
+			else if (best->rec.length >= 4)
+				memcpy(&pid, best->rec.data, 4);
+			best->pid = pid;
+		}
+		best->rec.pid = best->pid;
+		ret = fn(t, &best->rec, arg);
+		if (ret)
+			break;
+	}
+	free(cur);
+	return ret;
+}
+
+void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
+		     struct kt_stream_stats *st, FILE *gaps)
+{
+	struct ktrace_subbuf_header h;
+	size_t off = 0, size;
+
+	memset(st, 0, sizeof(*st));
+	while ((off = next_subbuf(t, s, off, &h, &size)) < s->size) {
+		size_t pos = sizeof(h);
+		uint64_t clock = 0;
+		struct kt_record r;
+		int ret;
+
+		if (st->subbufs && h.seq != st->last_seq + 1) {
+			st->gaps++;
+			if (h.seq > st->last_seq)
+				st->lost_subbufs += h.seq - st->last_seq - 1;
+			if (gaps)
+				fprintf(gaps, "  gap: %s CPU %u: subbuffers %llu to %llu missing (offset %llu)\n",
+					s->channel == 0 ? "high" : s->channel == 1 ? "medium" : "low",
+					s->cpu, (unsigned long long)st->last_seq + 1,
+					(unsigned long long)h.seq - 1,
+					(unsigned long long)(s->file_offset + off));
+		}
+		if (!st->subbufs)
+			st->first_seq = h.seq;
+		st->last_seq = h.seq;
+		st->subbufs++;
+		st->dropped = h.dropped;
+		st->overwritten = h.overwritten;
+		st->overwrite = h.flags & KTRACE_SUBBUF_OVERWRITE;
+		while ((ret = decode_record(s->data + off + pos, size - pos, &clock, &r)) > 0) {
+			pos += ret;
+			if (r.id != KTRACE_ID_TIMESTAMP)
+				st->events++;
+		}
+		off += size;
+	}
+}

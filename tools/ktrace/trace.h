@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/ktrace: trace files and their decoding.
+ *
+ * A trace file ("ktrace.dat") is a file header and a list of sections,
+ * all little-endian:
+ *
+ *   header   char magic[8] = "KTRACEF\n", u32 version = 1, u32 zero
+ *   section  u32 type, u16 channel, u16 cpu, u64 length, then length bytes
+ *            and zero padding to a multiple of 8
+ *
+ * Sections: KTF_STREAM holds bytes of the relay file of one channel and
+ * CPU, as read (a stream may come in several sections, in order); the
+ * others are text: uname -a, the armed triggers and their firings, the
+ * tasks alive when recording ("PID COMM" lines) and the stats file.
+ */
+#ifndef KTRACE_TRACE_H
+#define KTRACE_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+/* The format, straight from the kernel tree: no installed headers needed. */
+#include "../../include/uapi/linux/ktrace.h"
+
+#define KTF_MAGIC		"KTRACEF\n"
+#define KTF_VERSION		1
+#define KTF_MAX_CPUS		4096
+
+enum ktf_section_type {
+	KTF_STREAM	= 1,
+	KTF_UNAME	= 2,
+	KTF_TRIGGERS	= 3,
+	KTF_TASKS	= 4,
+	KTF_STATS	= 5,
+};
+
+struct ktf_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t zero;
+};
+
+struct ktf_section {
+	uint32_t type;
+	uint16_t channel;
+	uint16_t cpu;
+	uint64_t length;
+};
+
+struct kt_enum {
+	uint64_t value;
+	char name[KTRACE_NAME_LEN + 1];
+};
+
+struct kt_field {
+	char name[KTRACE_NAME_LEN + 1];
+	unsigned int offset, size, display, flags, nr_values;
+	struct kt_enum *values;
+};
+
+struct kt_event {
+	unsigned int channel, kind, id, major, minor, flags, nr_fields;
+	char group[KTRACE_NAME_LEN + 1];
+	char name[KTRACE_NAME_LEN + 1];
+	struct kt_field *fields;
+	unsigned long long count;	/* ktrace stat */
+};
+
+/* One channel's stream of one CPU: its bytes, gathered from the file. */
+struct kt_stream {
+	unsigned int channel, cpu;
+	unsigned char *data;
+	size_t size;
+	uint64_t file_offset;		/* of its first section, for messages */
+};
+
+struct kt_task {
+	int pid;
+	char comm[17];
+};
+
+struct kt_trace {
+	const char *path;
+	struct kt_stream *streams;
+	unsigned int nr_streams;
+	char *text[KTF_STATS + 1];	/* text sections, NUL-terminated */
+	bool have_clock;
+	struct ktrace_meta_clock clock;
+	bool have_trace;
+	struct ktrace_meta_trace machine;
+	struct ktrace_meta_channel channels[KTRACE_NR_CHANNELS];
+	struct kt_event *compact[KTRACE_NR_CHANNELS][KTRACE_ID_COMPACT_MAX + 1];
+	struct kt_event *expanded[256][256];
+	struct kt_task *tasks;
+	unsigned int nr_tasks;
+	unsigned int warnings;
+};
+
+/* One decoded event, for report and stat. */
+struct kt_record {
+	unsigned int channel, cpu;
+	uint64_t clock;
+	uint64_t ns;			/* CLOCK_MONOTONIC */
+	int pid;			/* the running task */
+	unsigned int id;
+	uint32_t payload;
+	unsigned int major, minor, length;
+	const unsigned char *data;
+	const struct kt_event *event;	/* NULL: unknown */
+};
+
+/* What one stream's subbuffer headers said. */
+struct kt_stream_stats {
+	unsigned long long subbufs, events, gaps, lost_subbufs;
+	unsigned long long dropped, overwritten, first_seq, last_seq;
+	bool overwrite;
+};
+
+int kt_open(struct kt_trace *t, const char *path);
+void kt_close(struct kt_trace *t);
+void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock);
+
+/* Calls fn for every event of the high and medium channels, in time order. */
+typedef int (*kt_record_fn)(struct kt_trace *t, const struct kt_record *r, void *arg);
+int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg);
+void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
+		     struct kt_stream_stats *st, FILE *gaps);
+
+/* One line as the kernel's ascii pipe prints it, newline included. */
+void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size);
+const char *kt_comm(const struct kt_trace *t, int pid);
+
+int kt_record(int argc, char **argv);
+
+#endif /* KTRACE_TRACE_H */

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/ktrace in the guest: record writes one self-contained trace file,
+# which report and stat decode from its own metadata; report prints what
+# the ascii pipe prints for the same writes (apart from times and pids,
+# which differ from one run to the other).  With KTRACE_SAVE_DIR set, the
+# trace and its report are kept there, for the host to decode as well.
+
+. "$(dirname "$0")"/lib.sh
+
+ktrace_setup
+BIN=${KTRACE_BIN:-$(command -v ktrace)}
+if [ ! -x "$BIN" ]; then
+	ktap_skip_all "no ktrace tool (tools/ktrace) installed"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 13
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+n=$((20 * ncpu + 1))
+
+# w.sh KT NCPU TAG: 20 marks "TAG cpuC i=I" from each CPU in turn, then
+# one with characters to escape.
+cat >"$TMP/w.sh" <<'EOF2'
+c=0
+while [ $c -lt "$2" ]; do
+	taskset -c $c sh -c 'i=0; while [ $i -lt 20 ]; do
+		echo "$2 cpu$1 i=$i" >"$0/mark"; i=$((i + 1)); done' "$1" $c "$3"
+	c=$((c + 1))
+done
+printf 'tab\there "q" back\\slash' >"$1/mark"
+EOF2
+
+"$BIN" record -o "$TMP/t.dat" -m drop -e ktrace -- sh "$TMP/w.sh" "$KT" "$ncpu" r1 \
+	>"$TMP/record.out" 2>&1
+check "record exits 0 and says where the trace is" \
+	"$?/$(grep -c "bytes of trace in $TMP/t.dat" "$TMP/record.out")" "0/1"
+"$BIN" report "$TMP/t.dat" >"$TMP/rep" 2>"$TMP/rep.err"
+check "report decodes every mark, without a warning" \
+	"$?/$(grep -c ' ktrace:mark pid=' "$TMP/rep")/$(wc -l <"$TMP/rep")/$(wc -c <"$TMP/rep.err")" \
+	"0/$n/$n/0"
+LINE='^[0-9]+\.[0-9]{9} [0-9]+ [^ ]+-[0-9]+ ktrace:mark pid=[0-9]+ text=".*"$'
+check "every line has the ascii pipe's format" "$(grep -c -v -E "$LINE" "$TMP/rep")" 0
+check "times never go back" \
+	"$(awk '{ if ($1 < last) bad++; last = $1 } END { print bad + 0 }' "$TMP/rep")" 0
+check "each mark on the CPU that wrote it, in order" \
+	"$(sed -n 's/^[^ ]* \([0-9]*\) .* text="r1 cpu\([0-9]*\) i=[0-9]*"$/\1 \2/p' "$TMP/rep" |
+	   awk '$1 != $2 { bad++ } END { print bad + 0 }')/$(
+	   sed -n 's/.* text="r1 cpu0 i=\([0-9]*\)"$/\1/p' "$TMP/rep" | tr '\n' ' ')" \
+	"0/$(seq 0 19 | tr '\n' ' ')"
+check "the running task is the writer" \
+	"$(sed -n 's/^[^ ]* [0-9]* .*-\([0-9]*\) ktrace:mark pid=\([0-9]*\) .*/\1 \2/p' "$TMP/rep" |
+	   awk '$1 != $2 { bad++ } END { print bad + 0 }')" 0
+check "strings are escaped as the ascii pipe does" \
+	"$(tail -n 1 "$TMP/rep" | sed 's/.* text=//')" '"tab\there \"q\" back\\slash"'
+
+"$BIN" report -c 1 -e ktrace:mark "$TMP/t.dat" >"$TMP/cpu1"
+"$BIN" report -e nosuch "$TMP/t.dat" >"$TMP/none"
+from=$(sed -n '5p' "$TMP/rep" | cut -d' ' -f1)
+"$BIN" report --from "$from" "$TMP/t.dat" >"$TMP/from"
+check "filters: CPU 1, an unknown event, a start time" \
+	"$(awk '$2 != 1' "$TMP/cpu1" | wc -l)/$(wc -l <"$TMP/none")/$(wc -l <"$TMP/from")" \
+	"0/0/$((n - 4))"
+
+"$BIN" stat "$TMP/t.dat" >"$TMP/stat"
+check "stat counts the marks" "$(sed -n 's/^  ktrace:mark //p' "$TMP/stat")" "$n"
+check "stat's streams count what the kernel counted" \
+	"$(sed -n 's/^  cpu\([0-9]*\) medium: .* events=\([0-9]*\) .*/\1 \2/p' "$TMP/stat" | tr '\n' ' ')" \
+	"$(for c in $(seq 0 $((ncpu - 1))); do printf '%s %s ' "$c" "$(stat_of "$c" medium events)"; done)"
+check "no subbuffer lost" "$(grep -c '  gap:' "$TMP/stat")/$(grep -c 'lost_subbufs=[1-9]' "$TMP/stat")" "0/0"
+
+# The same writes through the ascii pipe.
+echo 1 >"$KT/enable"
+sh "$TMP/w.sh" "$KT" "$ncpu" r1
+echo 0 >"$KT/enable"
+timeout 5 cat "$KT/ascii" >"$TMP/ascii"
+norm() { sed -E 's/^[0-9]+\.[0-9]{9} //; s/-[0-9]+ ktrace:mark pid=[0-9]+/-PID ktrace:mark pid=PID/' "$1"; }
+norm "$TMP/rep" >"$TMP/rep.norm"
+norm "$TMP/ascii" >"$TMP/ascii.norm"
+check "report prints the ascii pipe's lines, times and pids aside" \
+	"$(cmp -s "$TMP/rep.norm" "$TMP/ascii.norm" && echo same)/$(wc -l <"$TMP/ascii")" "same/$n"
+
+"$BIN" report "$TMP/t.dat.missing" >/dev/null 2>"$TMP/err"
+check "a missing file: exit 1 and its name" "$?/$(grep -c "t.dat.missing" "$TMP/err")" "1/1"
+if [ -n "$KTRACE_SAVE_DIR" ]; then
+	mkdir -p "$KTRACE_SAVE_DIR"
+	cp "$TMP/t.dat" "$TMP/rep" "$TMP/stat" "$KTRACE_SAVE_DIR/"
+fi
+ktap_finished
