@@ -95,9 +95,6 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv);
-int cmd_stat(int argc, char **argv);
-
 static const struct cmd cmds[] = {
 	{ "record", kt_record, "record a trace to a file" },
 	{ "report", cmd_report, "print the events of a trace file" },

@@ -26,13 +26,14 @@
 #include "trace.h"
 
 #define EXIT_USAGE	2
-#define CHUNK		(1 << 20)
+#define CHUNK		1048576		/* bytes per read of a relay file */
 
-static volatile sig_atomic_t interrupted;
+/* Set by the SIGINT/SIGTERM handler, read by the loop. */
+static int interrupted;
 
-static void on_signal(int sig __attribute__((unused)))
+static void on_signal(int sig)
 {
-	interrupted = 1;
+	__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
 }
 
 struct recorder {
@@ -44,8 +45,6 @@ struct recorder {
 	unsigned char *chunk;
 	unsigned long long bytes;
 };
-
-static const char *const channel_names[] = { "high", "medium", "low" };
 
 /* Write a string to a control file; 0, or -1 after saying why. */
 static int ctl_write(const char *dir, const char *file, const char *val)
@@ -62,7 +61,8 @@ static int ctl_write(const char *dir, const char *file, const char *val)
 	}
 	n = write(fd, val, strlen(val));
 	if (n < 0)
-		fprintf(stderr, "ktrace record: %s: writing '%s': %s\n", path, val, strerror(errno));
+		fprintf(stderr, "ktrace record: %s: writing '%s': %s\n", path, val,
+			strerror(errno));
 	close(fd);
 	return n < 0 ? -1 : 0;
 }
@@ -136,7 +136,8 @@ static int open_streams(struct recorder *r)
 
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 		for (cpu = 0; cpu < KTF_MAX_CPUS; cpu++) {
-			snprintf(path, sizeof(path), "%s/%s/cpu%u", r->dir, channel_names[ch], cpu);
+			snprintf(path, sizeof(path), "%s/%s/cpu%u", r->dir,
+				 kt_channel_name(ch), cpu);
 			r->fds[ch][cpu] = open(path, O_RDONLY | O_NONBLOCK);
 			if (r->fds[ch][cpu] >= 0) {
 				found++;
@@ -317,7 +318,8 @@ int kt_record(int argc, char **argv)
 		case 'm':
 			if (strcmp(optarg, "drop") && strcmp(optarg, "overwrite") &&
 			    strcmp(optarg, "hybrid")) {
-				fprintf(stderr, "ktrace record: bad mode '%s': drop, overwrite or hybrid\n",
+				fprintf(stderr,
+					"ktrace record: bad mode '%s': drop, overwrite or hybrid\n",
 					optarg);
 				goto usage;
 			}
@@ -326,7 +328,8 @@ int kt_record(int argc, char **argv)
 		case 'b':
 			if (strspn(optarg, "0123456789") != strlen(optarg) || !*optarg ||
 			    strlen(optarg) > 8) {
-				fprintf(stderr, "ktrace record: bad size '%s': KiB, a number\n", optarg);
+				fprintf(stderr, "ktrace record: bad size '%s': KiB, a number\n",
+					optarg);
 				goto usage;
 			}
 			kb = optarg;
@@ -383,7 +386,7 @@ int kt_record(int argc, char **argv)
 			goto stop;
 		}
 	}
-	while (!interrupted) {
+	while (!__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
 		if (drain(r))
 			goto stop;
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {

@@ -13,7 +13,6 @@
  */
 #include <getopt.h>
 #include <stdarg.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +21,7 @@
 #define EXIT_USAGE	2
 #define LINE_MAX_LEN	(32 * 1024)
 
-struct buf {
-	char *p;
-	size_t size, len;
-};
-
-static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(struct buf *b, const char *fmt, ...)
+void kt_bufprintf(struct kt_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -43,29 +35,29 @@ static void put(struct buf *b, const char *fmt, ...)
 		b->len += n;
 }
 
-static void put_string(struct buf *b, const unsigned char *s, size_t len)
+static void put_string(struct kt_buf *b, const unsigned char *s, size_t len)
 {
 	size_t i;
 
-	put(b, "\"");
+	kt_bufprintf(b, "\"");
 	for (i = 0; i < len; i++) {
 		unsigned char ch = s[i];
 
 		if (ch == '"' || ch == '\\')
-			put(b, "\\%c", ch);
+			kt_bufprintf(b, "\\%c", ch);
 		else if (ch == '\n')
-			put(b, "\\n");
+			kt_bufprintf(b, "\\n");
 		else if (ch == '\t')
-			put(b, "\\t");
+			kt_bufprintf(b, "\\t");
 		else if (ch < 0x20 || ch > 0x7e)
-			put(b, "\\x%02x", ch);
+			kt_bufprintf(b, "\\x%02x", ch);
 		else
-			put(b, "%c", ch);
+			kt_bufprintf(b, "%c", ch);
 	}
-	put(b, "\"");
+	kt_bufprintf(b, "\"");
 }
 
-static void put_field(struct buf *b, const struct kt_field *f, const struct kt_record *r)
+static void put_field(struct kt_buf *b, const struct kt_field *f, const struct kt_record *r)
 {
 	bool compact = r->id != KTRACE_ID_EXPANDED;
 	uint64_t v = 0;
@@ -76,7 +68,7 @@ static void put_field(struct buf *b, const struct kt_field *f, const struct kt_r
 		size_t len = f->size ? f->size : r->length - off;
 
 		if (f->offset + len > r->length) {
-			put(b, "?");
+			kt_bufprintf(b, "?");
 			return;
 		}
 		put_string(b, r->data + f->offset, strnlen((const char *)r->data + f->offset, len));
@@ -84,7 +76,7 @@ static void put_field(struct buf *b, const struct kt_field *f, const struct kt_r
 	}
 	if (compact) {
 		if (f->offset >= 32 || !f->size) {
-			put(b, "?");
+			kt_bufprintf(b, "?");
 			return;
 		}
 		v = r->payload >> f->offset;
@@ -94,7 +86,7 @@ static void put_field(struct buf *b, const struct kt_field *f, const struct kt_r
 			v |= ~0ULL << f->size;
 	} else {
 		if (f->size > sizeof(v) || f->offset + f->size > r->length) {
-			put(b, "?");
+			kt_bufprintf(b, "?");
 			return;
 		}
 		memcpy(&v, r->data + f->offset, f->size);
@@ -105,31 +97,31 @@ static void put_field(struct buf *b, const struct kt_field *f, const struct kt_r
 	switch (f->display) {
 	case KTRACE_DISPLAY_HEX:
 	case KTRACE_DISPLAY_SYMBOL:
-		put(b, "0x%" PRIx64, v);
+		kt_bufprintf(b, "0x%llx", (unsigned long long)v);
 		return;
 	case KTRACE_DISPLAY_DEV:
-		put(b, "%u:%u", (unsigned int)(v >> 20) & 0xfff, (unsigned int)v & 0xfffff);
+		/* The kernel's dev_t: MINORBITS is 20. */
+		kt_bufprintf(b, "%u:%u", (unsigned int)(v >> 20) & 0xfff,
+			     (unsigned int)v & 0xfffff);
 		return;
 	case KTRACE_DISPLAY_ENUM:
 		for (i = 0; i < f->nr_values; i++) {
 			if (f->values[i].value == v) {
-				put(b, "%s", f->values[i].name);
+				kt_bufprintf(b, "%s", f->values[i].name);
 				return;
 			}
 		}
 		break;
 	}
 	if (f->flags & KTRACE_FIELD_SIGNED)
-		put(b, "%" PRId64, (int64_t)v);
+		kt_bufprintf(b, "%lld", (long long)v);
 	else
-		put(b, "%" PRIu64, v);
+		kt_bufprintf(b, "%llu", (unsigned long long)v);
 }
-
-static const char *const channel_names[] = { "high", "medium", "low" };
 
 void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size)
 {
-	struct buf b = { line, size - 1, 0 };
+	struct kt_buf b = { line, size - 1, 0 };
 	const struct kt_event *ev = r->event;
 	char comm[17];
 	unsigned int i;
@@ -139,17 +131,18 @@ void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t
 	for (p = comm; *p; p++)
 		if (*p == ' ')
 			*p = '_';
-	put(&b, "%" PRIu64 ".%09u %u %s-%d ", r->ns / 1000000000, (unsigned int)(r->ns % 1000000000),
-	    r->cpu, comm, r->pid);
+	kt_bufprintf(&b, "%llu.%09u %u %s-%d ", (unsigned long long)(r->ns / 1000000000),
+		     (unsigned int)(r->ns % 1000000000), r->cpu, comm, r->pid);
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
-		put(&b, "unknown:%s id=%u payload=0x%x", channel_names[r->channel], r->id, r->payload);
+		kt_bufprintf(&b, "unknown:%s id=%u payload=0x%x", kt_channel_name(r->channel),
+			     r->id, r->payload);
 	else if (!ev)
-		put(&b, "unknown:%s major=%u minor=%u length=%u", channel_names[r->channel],
-		    r->major, r->minor, r->length);
+		kt_bufprintf(&b, "unknown:%s major=%u minor=%u length=%u",
+			     kt_channel_name(r->channel), r->major, r->minor, r->length);
 	else
-		put(&b, "%s:%s", ev->group, ev->name);
+		kt_bufprintf(&b, "%s:%s", ev->group, ev->name);
 	for (i = 0; ev && i < ev->nr_fields; i++) {
-		put(&b, " %s=", ev->fields[i].name);
+		kt_bufprintf(&b, " %s=", ev->fields[i].name);
 		put_field(&b, &ev->fields[i], r);
 	}
 	if (b.len > size - 2)
@@ -249,7 +242,6 @@ static const char report_help[] =
 	"      --to SEC         only events at or before this time\n"
 	"  -h, --help           this help\n";
 
-int cmd_report(int argc, char **argv);
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -288,7 +280,8 @@ int cmd_report(int argc, char **argv)
 		case 'F':
 		case 'T':
 			if (parse_time(optarg, c == 'F' ? &f.from : &f.to)) {
-				fprintf(stderr, "ktrace report: bad time '%s': want SECONDS[.FRACTION]\n",
+				fprintf(stderr,
+					"ktrace report: bad time '%s': want SECONDS[.FRACTION]\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -338,11 +331,11 @@ struct stat_acc {
 	unsigned int nr_cpus;
 };
 
-static int stat_one(struct kt_trace *t __attribute__((unused)),
-		    const struct kt_record *r, void *arg)
+static int stat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct stat_acc *a = arg;
 
+	(void)t;
 	if (!a->events)
 		a->first = r->ns;
 	a->last = r->ns;
@@ -358,7 +351,8 @@ static int stat_one(struct kt_trace *t __attribute__((unused)),
 
 static void print_time(const char *what, uint64_t ns)
 {
-	printf("%s%" PRIu64 ".%09u\n", what, ns / 1000000000, (unsigned int)(ns % 1000000000));
+	printf("%s%llu.%09u\n", what, (unsigned long long)(ns / 1000000000),
+	       (unsigned int)(ns % 1000000000));
 }
 
 static const char stat_help[] =
@@ -368,7 +362,6 @@ static const char stat_help[] =
 	"type and per CPU, and per stream the subbuffers, the events lost\n"
 	"(dropped, overwritten) and where sequence numbers show gaps.\n";
 
-int cmd_stat(int argc, char **argv);
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -408,8 +401,8 @@ int cmd_stat(int argc, char **argv)
 		printf("machine: %.65s %.65s %.65s, %u CPUs\n", t.machine.nodename,
 		       t.machine.release, t.machine.machine, t.machine.nr_cpus);
 	if (t.have_clock)
-		printf("clock: %.16s, %" PRIu64 " Hz, shift %u\n", t.clock.name,
-		       (uint64_t)t.clock.freq_hz, t.clock.shift);
+		printf("clock: %.16s, %llu Hz, shift %u\n", t.clock.name,
+		       (unsigned long long)t.clock.freq_hz, t.clock.shift);
 	printf("events: %llu\n", a.events);
 	if (a.events) {
 		print_time("first: ", a.first);
@@ -445,7 +438,7 @@ int cmd_stat(int argc, char **argv)
 		if (g)
 			fclose(g);
 		printf("  cpu%u %s: subbufs=%llu seq=%llu-%llu events=%llu dropped=%llu ",
-		       t.streams[i].cpu, channel_names[t.streams[i].channel], st.subbufs,
+		       t.streams[i].cpu, kt_channel_name(t.streams[i].channel), st.subbufs,
 		       st.first_seq, st.last_seq, st.events, st.dropped);
 		printf("overwritten=%llu lost_subbufs=%llu mode=%s\n", st.overwritten,
 		       st.lost_subbufs, st.overwrite ? "overwrite" : "drop");

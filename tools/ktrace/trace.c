@@ -39,6 +39,13 @@ void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+const char *kt_channel_name(unsigned int ch)
+{
+	static const char *const names[] = { "high", "medium", "low" };
+
+	return ch < KTRACE_NR_CHANNELS ? names[ch] : "?";
+}
+
 static struct kt_stream *stream_of(struct kt_trace *t, unsigned int ch,
 				   unsigned int cpu, uint64_t offset)
 {
@@ -119,7 +126,9 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 		if (type == KTF_STREAM) {
 			unsigned int ch = le16toh(sec.channel), cpu = le16toh(sec.cpu);
 
-			if (ch >= KTRACE_NR_CHANNELS || cpu >= KTF_MAX_CPUS) {
+			if (!len) {
+				/* Nothing to add. */
+			} else if (ch >= KTRACE_NR_CHANNELS || cpu >= KTF_MAX_CPUS) {
 				kt_warn(t, off - sizeof(sec), "stream of channel %u, CPU %u ignored",
 					ch, cpu);
 			} else {
@@ -151,7 +160,8 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 		}
 		off += (len + 7) & ~7ULL;
 	}
-	qsort(t->streams, t->nr_streams, sizeof(*t->streams), stream_cmp);
+	if (t->nr_streams)
+		qsort(t->streams, t->nr_streams, sizeof(*t->streams), stream_cmp);
 	return 0;
 }
 
@@ -173,7 +183,9 @@ static int decode_record(const unsigned char *p, size_t avail, uint64_t *clock,
 	r->id = KTRACE_HEADER_ID(hdr);
 	low = KTRACE_HEADER_CLOCK(hdr);
 	r->payload = 0;
-	r->major = r->minor = r->length = 0;
+	r->major = 0;
+	r->minor = 0;
+	r->length = 0;
 	r->data = NULL;
 	if (r->id == KTRACE_ID_TIMESTAMP) {
 		struct ktrace_timestamp ts;
@@ -239,7 +251,7 @@ static size_t next_subbuf(struct kt_trace *t, const struct kt_stream *s, size_t 
 		if (!warned) {
 			kt_warn(t, s->file_offset + off,
 				"%s CPU %u: bad subbuffer header, looking for the next",
-				s->channel == 0 ? "high" : s->channel == 1 ? "medium" : "low", s->cpu);
+				kt_channel_name(s->channel), s->cpu);
 			warned = true;
 		}
 	}
@@ -350,7 +362,8 @@ static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
 				ev = NULL;
 				if (m.channel >= KTRACE_NR_CHANNELS ||
 				    m.kind > KTRACE_EVENT_EXPANDED ||
-				    (m.kind == KTRACE_EVENT_COMPACT && m.id > KTRACE_ID_COMPACT_MAX)) {
+				    (m.kind == KTRACE_EVENT_COMPACT &&
+				     m.id > KTRACE_ID_COMPACT_MAX)) {
 					kt_warn(t, at, "event record with channel %u, kind %u, id %u ignored",
 						m.channel, m.kind, m.id);
 					break;
@@ -393,7 +406,9 @@ static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
 				f->size = m.size;
 				f->display = m.display;
 				f->flags = m.flags;
-				f->values = m.nr_values ? calloc(m.nr_values, sizeof(*f->values)) : NULL;
+				f->values = NULL;
+				if (m.nr_values)
+					f->values = calloc(m.nr_values, sizeof(*f->values));
 				f->nr_values = f->values ? m.nr_values : 0;
 				value = 0;
 				break;
@@ -419,7 +434,8 @@ static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
 			}
 			continue;
 bad:
-			kt_warn(t, at, "metadata record %u too short (%u bytes)", r.minor, r.length);
+			kt_warn(t, at, "metadata record %u too short (%u bytes)", r.minor,
+				r.length);
 		}
 		if (ret < 0)
 			kt_warn(t, s->file_offset + off + pos, "corrupt record, rest of subbuffer skipped");
@@ -447,7 +463,8 @@ static void read_tasks(struct kt_trace *t)
 		char *end;
 		long pid = strtol(p, &end, 10);
 
-		if (end != p && *end == ' ' && pid >= 0 && pid <= INT32_MAX && len > (size_t)(end - p) + 1) {
+		if (end != p && *end == ' ' && pid >= 0 && pid <= INT32_MAX &&
+		    len > (size_t)(end - p) + 1) {
 			size_t clen = len - (end - p) - 1;
 
 			task.pid = pid;
@@ -463,17 +480,45 @@ static void read_tasks(struct kt_trace *t)
 			}
 			t->tasks[n++] = task;
 		}
-		p += len + (nl != NULL);
+		p += len + !!nl;
 	}
 	t->nr_tasks = n;
-	qsort(t->tasks, n, sizeof(*t->tasks), task_cmp);
+	if (n)
+		qsort(t->tasks, n, sizeof(*t->tasks), task_cmp);
+}
+
+/**
+ * kt_open_mem() - decode a trace file already in memory
+ * @t: the trace, filled in
+ * @name: its name, for messages
+ * @data: the file's bytes
+ * @size: how many
+ *
+ * Return: 0, or -1 if it is not a trace file at all (said on stderr).
+ */
+int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t size)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	t->path = name;
+	if (read_sections(t, data, size)) {
+		kt_close(t);
+		return -1;
+	}
+	for (i = 0; i < t->nr_streams; i++)
+		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
+			read_metadata(t, &t->streams[i]);
+	if (!t->have_clock)
+		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
+	read_tasks(t);
+	return 0;
 }
 
 int kt_open(struct kt_trace *t, const char *path)
 {
 	struct stat st;
 	void *map;
-	unsigned int i;
 	int fd, ret;
 
 	memset(t, 0, sizeof(*t));
@@ -497,19 +542,9 @@ int kt_open(struct kt_trace *t, const char *path)
 		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	ret = read_sections(t, map, st.st_size);
+	ret = kt_open_mem(t, path, map, st.st_size);
 	munmap(map, st.st_size);
-	if (ret) {
-		kt_close(t);
-		return -1;
-	}
-	for (i = 0; i < t->nr_streams; i++)
-		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
-			read_metadata(t, &t->streams[i]);
-	if (!t->have_clock)
-		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
-	read_tasks(t);
-	return 0;
+	return ret;
 }
 
 void kt_close(struct kt_trace *t)
@@ -531,21 +566,25 @@ void kt_close(struct kt_trace *t)
 	free(t->tasks);
 }
 
+/* a * b / c, without overflow in the product. */
+static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	return (__uint128_t)a * b / c;
+}
+
 /* As ktrace_clock_ns() in the kernel, from the metadata's reference. */
 uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock)
 {
 	const struct ktrace_meta_clock *c = &t->clock;
-	unsigned __int128 delta;
+	uint64_t delta;
 
 	if (!t->have_clock)
 		return clock;
-	if (clock >= c->ref_clock) {
-		delta = (unsigned __int128)((clock - c->ref_clock) << c->shift) * 1000000000u /
-			c->freq_hz;
-		return c->ref_mono_ns + (uint64_t)delta;
-	}
-	delta = (unsigned __int128)((c->ref_clock - clock) << c->shift) * 1000000000u / c->freq_hz;
-	return c->ref_mono_ns > delta ? c->ref_mono_ns - (uint64_t)delta : 0;
+	if (clock >= c->ref_clock)
+		return c->ref_mono_ns + mul_div((clock - c->ref_clock) << c->shift,
+						1000000000, c->freq_hz);
+	delta = mul_div((c->ref_clock - clock) << c->shift, 1000000000, c->freq_hz);
+	return c->ref_mono_ns > delta ? c->ref_mono_ns - delta : 0;
 }
 
 const char *kt_comm(const struct kt_trace *t, int pid)
@@ -554,6 +593,8 @@ const char *kt_comm(const struct kt_trace *t, int pid)
 
 	if (!pid)
 		return "<idle>";
+	if (!t->nr_tasks)
+		return "<...>";
 	found = bsearch(&key, t->tasks, t->nr_tasks, sizeof(key), task_cmp);
 	return found ? found->comm : "<...>";
 }
@@ -588,7 +629,8 @@ static bool advance(struct kt_trace *t, struct cursor *c)
 		if (ret <= 0) {
 			if (ret < 0)
 				kt_warn(t, c->s->file_offset + c->off + c->pos,
-					"CPU %u: corrupt record, rest of subbuffer skipped", c->s->cpu);
+					"CPU %u: corrupt record, rest of subbuffer skipped",
+					c->s->cpu);
 			c->pos = c->size;
 			continue;
 		}
@@ -666,8 +708,9 @@ void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
 			if (h.seq > st->last_seq)
 				st->lost_subbufs += h.seq - st->last_seq - 1;
 			if (gaps)
-				fprintf(gaps, "  gap: %s CPU %u: subbuffers %llu to %llu missing (offset %llu)\n",
-					s->channel == 0 ? "high" : s->channel == 1 ? "medium" : "low",
+				fprintf(gaps,
+					"  gap: %s CPU %u: subbuffers %llu to %llu missing (offset %llu)\n",
+					kt_channel_name(s->channel),
 					s->cpu, (unsigned long long)st->last_seq + 1,
 					(unsigned long long)h.seq - 1,
 					(unsigned long long)(s->file_offset + off));

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <linux/compiler.h>		/* tools/include: __printf() */
 /* The format, straight from the kernel tree: no installed headers needed. */
 #include "../../include/uapi/linux/ktrace.h"
 
@@ -119,9 +120,10 @@ struct kt_stream_stats {
 };
 
 int kt_open(struct kt_trace *t, const char *path);
+int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t size);
 void kt_close(struct kt_trace *t);
-void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4)
+void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...);
 uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock);
 
 /* Calls fn for every event of the high and medium channels, in time order. */
@@ -134,6 +136,20 @@ void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
 void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size);
 const char *kt_comm(const struct kt_trace *t, int pid);
 
+const char *kt_channel_name(unsigned int ch);
+
+/* A line being formatted; kt_bufprintf() stops at its end. */
+struct kt_buf {
+	char *p;
+	size_t size, len;
+};
+
+__printf(2, 3)
+void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
+
+/* The commands. */
 int kt_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 #endif /* KTRACE_TRACE_H */

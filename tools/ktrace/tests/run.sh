@@ -40,7 +40,7 @@ check() {
 }
 
 echo "KTAP version 1"
-echo "1..11"
+echo "1..29"
 check "help on stdout, exit 0" 0 '^usage: ktrace' '' -- --help
 check "help command" 0 'status +show whether' '' -- help
 check "no command is a usage error" 2 '' '^usage: ktrace' --
@@ -59,5 +59,99 @@ KTRACE_DIR=$tmp/bad check "status rejects unexpected content" 1 '' \
 	"bad/enable: unexpected content '7'" -- status
 KTRACE_DIR=$tmp/none check "status names the missing file" 1 '' \
 	"none/enable: No such file or directory" -- status
+
+# Synthetic traces from the uapi header (tests/mktrace.c): every display
+# kind, 27-bit rollovers, a sequence gap, an expanded event of maximum
+# length, unknown events, a pid-is-current event.
+mk=${MKTRACE_BIN:?set MKTRACE_BIN to the mktrace binary}
+"$mk" "$tmp/s.dat" "$tmp/s.exp"
+"$bin" report "$tmp/s.dat" >"$tmp/s.got" 2>"$tmp/s.err"
+n=$((n + 1))
+if [ $? -eq 0 ] && [ ! -s "$tmp/s.err" ] &&
+   sort -s -k1,1n "$tmp/s.exp" | cmp -s - "$tmp/s.got"; then
+	echo "ok $n report prints the expected lines of a synthetic trace, in time order"
+else
+	echo "not ok $n report prints the expected lines of a synthetic trace, in time order"
+	sort -s -k1,1n "$tmp/s.exp" | diff - "$tmp/s.got" | sed 's/^/# /'
+	fails=$((fails + 1))
+fi
+check "stat: the gap, the losses, the unknown events" 0 \
+	'cpu1 high: subbufs=3 seq=0-4 events=12 dropped=0 overwritten=300 lost_subbufs=2 ' '' \
+	-- stat "$tmp/s.dat"
+check "stat: where the gap is" 0 'gap: high CPU 1: subbuffers 2 to 3 missing \(offset [0-9]+\)' '' \
+	-- stat "$tmp/s.dat"
+check "stat: events per type" 0 '^  unknown 2$' '' -- stat "$tmp/s.dat"
+check "report -c 0" 0 '^5\.000000256 0 <idle>-0 bar:io ' '' -- report -c 0 "$tmp/s.dat"
+check "report -e foo:switch" 0 '^[0-9.]+ 1 worker-42 foo:switch next=42$' '' \
+	-- report -e foo:switch "$tmp/s.dat"
+check "report -p 42 --from 32.4 --to 32.5" 0 'worker-42 unknown:high id=9' '' \
+	-- report -p 42 --from 32.4 --to 32.5 "$tmp/s.dat"
+check "report: a bad time is a usage error" 2 '' "bad time '1.2.3'" \
+	-- report --to 1.2.3 "$tmp/s.dat"
+check "report: a bad CPU is a usage error" 2 '' "bad CPU 'x'" -- report -c x "$tmp/s.dat"
+check "report: no file is a usage error" 2 '' 'no trace file given' -- report
+check "report --help" 0 '^usage: ktrace report' '' -- report --help
+check "stat --help" 0 '^usage: ktrace stat' '' -- stat --help
+: >"$tmp/empty"
+check "an empty file: exit 1, file and offset" 1 '' 'empty: offset 0: empty file' \
+	-- report "$tmp/empty"
+check "not a trace file: exit 1, file and offset" 1 '' 'offset 0: not a ktrace trace file' \
+	-- stat "$0"
+check "a directory: exit 1" 1 '' 'not a regular file' -- report "$tmp"
+head -c 5000 "$tmp/s.dat" >"$tmp/trunc"
+check "a truncated file: warned with the offset, the rest decoded" 0 'foo:bits' \
+	'offset [0-9]+: warning: section of [0-9]+ bytes, only [0-9]+ left' -- report "$tmp/trunc"
+
+# Cut and bit-flipped copies of both traces: a clean exit (0 or 1), never a
+# crash or a hang.
+bad=0
+tries=0
+for f in "$tmp/s.dat" "$(dirname "$0")/corpus/guest-marks.dat"; do
+	size=$(wc -c <"$f")
+	for cut in 0 7 16 40 64 100 500 1000 1500 3000 9000 20000 70000; do
+		[ "$cut" -lt "$size" ] || continue
+		head -c "$cut" "$f" >"$tmp/cut"
+		tries=$((tries + 1))
+		timeout 10 "$bin" report "$tmp/cut" >/dev/null 2>&1
+		[ $? -le 1 ] || { bad=$((bad + 1)); echo "# cut at $cut of $f"; }
+	done
+	i=0
+	while [ $i -lt 60 ]; do
+		off=$(( (i * 7919 + 13) % size ))
+		cp "$f" "$tmp/flip"
+		printf "\\$(printf %o $(( (i * 37 + 1) % 256 )))" |
+			dd of="$tmp/flip" bs=1 seek="$off" conv=notrunc 2>/dev/null
+		tries=$((tries + 1))
+		timeout 10 "$bin" stat "$tmp/flip" >/dev/null 2>&1
+		[ $? -le 1 ] || { bad=$((bad + 1)); echo "# byte $off of $f"; }
+		i=$((i + 1))
+	done
+done
+n=$((n + 1))
+if [ "$bad" -eq 0 ] && [ "$tries" -gt 100 ]; then
+	echo "ok $n $tries cut and bit-flipped traces end cleanly"
+else
+	echo "not ok $n $bad of $tries cut and bit-flipped traces crashed or hung"
+	fails=$((fails + 1))
+fi
+
+# A short fuzz run, if the fuzzer could be built (clang).
+n=$((n + 1))
+if [ -n "$FUZZ_BIN" ] && [ -x "$FUZZ_BIN" ]; then
+	mkdir -p "$tmp/corpus"
+	cp "$(dirname "$0")"/corpus/* "$tmp/corpus/"
+	if "$FUZZ_BIN" -max_total_time="${FUZZ_SECONDS:-20}" -close_fd_mask=2 \
+		-max_len=262144 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$tmp/" \
+		"$tmp/corpus" \
+		>"$tmp/fuzz.log" 2>&1; then
+		echo "ok $n fuzzing the decoder: $(grep -o 'Done [0-9]* runs' "$tmp/fuzz.log")"
+	else
+		echo "not ok $n fuzzing the decoder found a crash"
+		tail -n 30 "$tmp/fuzz.log" | sed 's/^/# /'
+		fails=$((fails + 1))
+	fi
+else
+	echo "ok $n # SKIP no fuzzer built (FUZZ_BIN)"
+fi
 
 [ "$fails" -eq 0 ]

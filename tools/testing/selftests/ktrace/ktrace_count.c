@@ -86,10 +86,10 @@ static int meta(const unsigned char *p, unsigned int type, unsigned int len)
 		       m.ch.n_subbufs);
 		break;
 	case KTRACE_META_EVENT:
-		printf("event %.32s:%.32s channel=%u kind=%s id=%u major=%u minor=%u fields=%u flags=%u\n",
+		printf("event %.32s:%.32s channel=%u kind=%s id=%u major=%u minor=%u ",
 		       m.e.group, m.e.name, m.e.channel,
-		       m.e.kind ? "expanded" : "compact", m.e.id, m.e.major, m.e.minor,
-		       m.e.nr_fields, m.e.flags);
+		       m.e.kind ? "expanded" : "compact", m.e.id, m.e.major, m.e.minor);
+		printf("fields=%u flags=%u\n", m.e.nr_fields, m.e.flags);
 		break;
 	case KTRACE_META_FIELD:
 		printf("field %.32s offset=%u size=%u display=%u\n", m.f.name,

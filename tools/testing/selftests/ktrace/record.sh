@@ -15,7 +15,7 @@ if [ ! -x "$BIN" ]; then
 	ktap_skip_all "no ktrace tool (tools/ktrace) installed"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 13
+ktap_set_plan 14
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -39,9 +39,10 @@ EOF2
 check "record exits 0 and says where the trace is" \
 	"$?/$(grep -c "bytes of trace in $TMP/t.dat" "$TMP/record.out")" "0/1"
 "$BIN" report "$TMP/t.dat" >"$TMP/rep" 2>"$TMP/rep.err"
+rc=$?
 check "report decodes every mark, without a warning" \
-	"$?/$(grep -c ' ktrace:mark pid=' "$TMP/rep")/$(wc -l <"$TMP/rep")/$(wc -c <"$TMP/rep.err")" \
-	"0/$n/$n/0"
+	"$rc/$(grep -c ' ktrace:mark pid=' "$TMP/rep")/$(wc -l <"$TMP/rep")" "0/$n/$n"
+check "report warned of nothing" "$(wc -c <"$TMP/rep.err")" 0
 LINE='^[0-9]+\.[0-9]{9} [0-9]+ [^ ]+-[0-9]+ ktrace:mark pid=[0-9]+ text=".*"$'
 check "every line has the ascii pipe's format" "$(grep -c -v -E "$LINE" "$TMP/rep")" 0
 check "times never go back" \
@@ -67,17 +68,24 @@ check "filters: CPU 1, an unknown event, a start time" \
 
 "$BIN" stat "$TMP/t.dat" >"$TMP/stat"
 check "stat counts the marks" "$(sed -n 's/^  ktrace:mark //p' "$TMP/stat")" "$n"
-check "stat's streams count what the kernel counted" \
-	"$(sed -n 's/^  cpu\([0-9]*\) medium: .* events=\([0-9]*\) .*/\1 \2/p' "$TMP/stat" | tr '\n' ' ')" \
-	"$(for c in $(seq 0 $((ncpu - 1))); do printf '%s %s ' "$c" "$(stat_of "$c" medium events)"; done)"
-check "no subbuffer lost" "$(grep -c '  gap:' "$TMP/stat")/$(grep -c 'lost_subbufs=[1-9]' "$TMP/stat")" "0/0"
+got=$(sed -n 's/^  cpu\([0-9]*\) medium: .* events=\([0-9]*\) .*/\1 \2/p' "$TMP/stat" |
+	tr '\n' ' ')
+want=$(for c in $(seq 0 $((ncpu - 1))); do
+	printf '%s %s ' "$c" "$(stat_of "$c" medium events)"
+done)
+check "stat's streams count what the kernel counted" "$got" "$want"
+check "no subbuffer lost" \
+	"$(grep -c '  gap:' "$TMP/stat")/$(grep -c 'lost_subbufs=[1-9]' "$TMP/stat")" "0/0"
 
 # The same writes through the ascii pipe.
 echo 1 >"$KT/enable"
 sh "$TMP/w.sh" "$KT" "$ncpu" r1
 echo 0 >"$KT/enable"
 timeout 5 cat "$KT/ascii" >"$TMP/ascii"
-norm() { sed -E 's/^[0-9]+\.[0-9]{9} //; s/-[0-9]+ ktrace:mark pid=[0-9]+/-PID ktrace:mark pid=PID/' "$1"; }
+norm() {
+	sed -E 's/^[0-9]+\.[0-9]{9} //
+		s/-[0-9]+ ktrace:mark pid=[0-9]+/-PID ktrace:mark pid=PID/' "$1"
+}
 norm "$TMP/rep" >"$TMP/rep.norm"
 norm "$TMP/ascii" >"$TMP/ascii.norm"
 check "report prints the ascii pipe's lines, times and pids aside" \

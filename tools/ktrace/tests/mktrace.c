@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mktrace: write synthetic trace files straight from the uapi header, and
+ * the lines ktrace report must print for them, for the host tests.
+ *
+ *   mktrace TRACE EXPECTED
+ *
+ * The trace has: metadata for a clock of 2.5 GHz with shift 7 (51.2 ns
+ * per unit, so that expected times are exact integers), a compact event
+ * and an expanded event of every display kind; compact events across
+ * several 27-bit rollovers; a subbuffer sequence gap (overwritten
+ * subbuffers); an expanded event of the maximum length; events with no
+ * metadata (unknown); a pid-is-current event changing the running task;
+ * and the tasks section naming pids.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../trace.h"
+
+#define SB_HIGH		4096
+#define SB_MEDIUM	131072
+#define SB_LOW		16384
+
+static FILE *trace, *expect;
+
+static void section(unsigned int type, unsigned int ch, unsigned int cpu,
+		    const void *data, size_t len)
+{
+	static const char zero[8];
+	struct ktf_section s = { type, ch, cpu, len };
+
+	fwrite(&s, sizeof(s), 1, trace);
+	fwrite(data, 1, len, trace);
+	fwrite(zero, 1, (8 - len % 8) % 8, trace);
+}
+
+/* One stream being built: one subbuffer at a time. */
+struct sb {
+	unsigned int ch, cpu;
+	unsigned char *buf;
+	size_t size, used;
+	uint64_t last;
+	unsigned char *out;
+	size_t out_len;
+};
+
+static void sb_timestamp(struct sb *s, uint64_t clock)
+{
+	struct ktrace_timestamp ts = {
+		KTRACE_HEADER(KTRACE_ID_TIMESTAMP, clock), (uint32_t)clock, clock >> 32
+	};
+
+	memcpy(s->buf + s->used, &ts, sizeof(ts));
+	s->used += sizeof(ts);
+	s->last = clock;
+}
+
+static void sb_begin(struct sb *s, uint64_t seq, int pid, uint64_t clock)
+{
+	struct ktrace_subbuf_header h = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.channel = s->ch, .cpu = s->cpu, .seq = seq, .pid = pid,
+	};
+
+	memset(s->buf, 0, s->size);
+	memcpy(s->buf, &h, sizeof(h));
+	s->used = sizeof(h);
+	sb_timestamp(s, clock);
+}
+
+static void sb_end(struct sb *s, uint64_t overwritten)
+{
+	struct ktrace_subbuf_header *h = (void *)s->buf;
+
+	h->data_size = s->used - sizeof(*h);
+	h->overwritten = overwritten;
+	s->out = realloc(s->out, s->out_len + s->used);
+	memcpy(s->out + s->out_len, s->buf, s->used);
+	s->out_len += s->used;
+}
+
+static void *sb_reserve(struct sb *s, uint64_t clock, size_t len)
+{
+	void *p;
+
+	if ((s->last ^ clock) >> KTRACE_CLOCK_BITS)
+		sb_timestamp(s, clock);
+	s->last = clock;
+	p = s->buf + s->used;
+	s->used += len;
+	if (s->used >= s->size) {
+		fprintf(stderr, "mktrace: subbuffer overflow\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void sb_compact(struct sb *s, unsigned int id, uint64_t clock, uint32_t payload)
+{
+	struct ktrace_compact c = { KTRACE_HEADER(id, clock), payload };
+
+	memcpy(sb_reserve(s, clock, sizeof(c)), &c, sizeof(c));
+}
+
+static void sb_expanded(struct sb *s, unsigned int major, unsigned int minor,
+			uint64_t clock, const void *data, size_t len)
+{
+	struct ktrace_expanded e = { KTRACE_HEADER(KTRACE_ID_EXPANDED, clock), major, minor, len };
+	unsigned char *p = sb_reserve(s, clock, KTRACE_EXPANDED_SIZE(len));
+
+	memcpy(p, &e, sizeof(e));
+	memcpy(p + sizeof(e), data, len);
+}
+
+static void sb_flush(struct sb *s)
+{
+	section(KTF_STREAM, s->ch, s->cpu, s->out, s->out_len);
+	free(s->out);
+	s->out = NULL;
+	s->out_len = 0;
+}
+
+static struct sb low = { .ch = KTRACE_CHANNEL_LOW, .size = SB_LOW };
+
+static void meta(unsigned int type, const void *rec, size_t len)
+{
+	sb_expanded(&low, KTRACE_META_MAJOR, type, 1000, rec, len);
+}
+
+static void meta_field(const char *name, unsigned int offset, unsigned int size,
+		       unsigned int display, unsigned int flags, unsigned int nr_values)
+{
+	struct ktrace_meta_field f = { offset, size, display, flags, nr_values };
+
+	memcpy(f.name, name, strnlen(name, sizeof(f.name)));
+	meta(KTRACE_META_FIELD, &f, sizeof(f));
+}
+
+static void meta_event(unsigned int ch, unsigned int kind, unsigned int id, unsigned int major,
+		       unsigned int minor, unsigned int nr_fields, unsigned int flags,
+		       const char *group, const char *name)
+{
+	struct ktrace_meta_event e = { ch, kind, id, major, minor, nr_fields, flags };
+
+	memcpy(e.group, group, strnlen(group, sizeof(e.group)));
+	memcpy(e.name, name, strnlen(name, sizeof(e.name)));
+	meta(KTRACE_META_EVENT, &e, sizeof(e));
+}
+
+/* ns of a clock value: 5 s at clock 1000, 51.2 ns per unit. */
+static uint64_t ns_of(uint64_t clock)
+{
+	return 5000000000ULL + (clock - 1000) / 5 * 256 + (clock - 1000) % 5 * 256 / 5;
+}
+
+static void line(uint64_t clock, unsigned int cpu, const char *task, const char *rest)
+{
+	uint64_t ns = ns_of(clock);
+
+	fprintf(expect, "%llu.%09llu %u %s %s\n", (unsigned long long)(ns / 1000000000),
+		(unsigned long long)(ns % 1000000000), cpu, task, rest);
+}
+
+int main(int argc, char **argv)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = { KTRACE_MAGIC, KTRACE_FORMAT_VERSION, KTRACE_LITTLE_ENDIAN,
+					KTRACE_NR_CHANNELS, 2 };
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_enum en = { 2, 0, "two" };
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	static unsigned char big[65535];
+	unsigned char ex[24];
+	char text[256];
+	uint64_t clock;
+	unsigned int i;
+	int32_t neg = -5;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: mktrace TRACE EXPECTED\n");
+		return 2;
+	}
+	trace = fopen(argv[1], "w");
+	expect = fopen(argv[2], "w");
+	if (!trace || !expect) {
+		perror("mktrace");
+		return 1;
+	}
+	low.buf = malloc(SB_LOW);
+	high.buf = malloc(SB_HIGH);
+	med.buf = malloc(SB_MEDIUM);
+	fwrite(&h, sizeof(h), 1, trace);
+
+	/* Metadata, as the kernel writes it at a start. */
+	sb_begin(&low, 0, 1, 1000);
+	memcpy(mt.release, "6.99.0-synthetic", 16);
+	memcpy(mt.machine, "x86_64", 6);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	/* foo:bits, compact on high: a 12-bit hex, a signed 4-bit, an enum. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 3, 0, 0, 3, 0, "foo", "bits");
+	meta_field("h", 0, 12, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_field("s", 12, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("e", 16, 16, KTRACE_DISPLAY_ENUM, 0, 1);
+	meta(KTRACE_META_ENUM, &en, sizeof(en));
+	/* foo:switch, compact on high, pid is current: the next task. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 4, 0, 0, 1,
+		   KTRACE_EVENT_PID_IS_CURRENT, "foo", "switch");
+	meta_field("next", 0, 32, KTRACE_DISPLAY_PID, 0, 0);
+	/* bar:io, expanded on medium: dev, signed int, u64, string. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 2, 4, 0,
+		   "bar", "io");
+	meta_field("dev", 0, 4, KTRACE_DISPLAY_DEV, 0, 0);
+	meta_field("ret", 4, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("sector", 8, 8, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	/* bar:big: the last 4 bytes of a 65535-byte payload. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 3, 1, 0,
+		   "bar", "big");
+	meta_field("tail", 65531, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+
+	/*
+	 * High channel, CPU 1: foo:bits across four 27-bit rollovers, a
+	 * switch to pid 42, then subbuffers 2 and 3 lost (overwritten).
+	 */
+	clock = 1000;
+	sb_begin(&high, 0, 7, clock);
+	for (i = 0; i < 8; i++) {
+		clock += (1ULL << 26) + 5 * 3;
+		sb_compact(&high, 3, clock, 0x0002f123 + i);
+		snprintf(text, sizeof(text), "foo:bits h=0x%x s=-1 e=two", 0x123 + i);
+		line(clock, 1, "init-7", text);
+	}
+	clock += 5;
+	sb_compact(&high, 4, clock, 42);
+	line(clock, 1, "worker-42", "foo:switch next=42");
+	sb_end(&high, 0);
+	clock += 5;
+	sb_begin(&high, 1, 42, clock);
+	sb_compact(&high, 3, clock, 0x00010005);
+	line(clock, 1, "worker-42", "foo:bits h=0x5 s=0 e=1");
+	/* No metadata for id 9: unknown, still decoded. */
+	clock += 10;
+	sb_compact(&high, 9, clock, 0x2a);
+	line(clock, 1, "worker-42", "unknown:high id=9 payload=0x2a");
+	sb_end(&high, 0);
+	clock += 10;
+	sb_begin(&high, 4, 99, clock);
+	sb_compact(&high, 3, clock, 0);
+	line(clock, 1, "<...>-99", "foo:bits h=0x0 s=0 e=0");
+	sb_end(&high, 300);
+	sb_flush(&high);
+
+	/* Medium channel, CPU 0: bar:io, bar:big at maximum length, unknown. */
+	sb_begin(&med, 0, 0, 1005);
+	memset(ex, 0, sizeof(ex));
+	i = 8 << 20 | 3;
+	memcpy(ex, &i, 4);
+	memcpy(ex + 4, &neg, 4);
+	memcpy(ex + 8, &(uint64_t){ 123456789012ULL }, 8);
+	memcpy(ex + 16, "a\"b\n", 4);
+	sb_expanded(&med, 7, 2, 1005, ex, 20);
+	line(1005, 0, "<idle>-0", "bar:io dev=8:3 ret=-5 sector=123456789012 name=\"a\\\"b\\n\"");
+	memset(big, 'x', sizeof(big));
+	memcpy(big + 65531, &(uint32_t){ 4000000000U }, 4);
+	sb_expanded(&med, 7, 3, 1010, big, sizeof(big));
+	line(1010, 0, "<idle>-0", "bar:big tail=4000000000");
+	sb_expanded(&med, 9, 1, 1015, "abcd", 4);
+	line(1015, 0, "<idle>-0", "unknown:medium major=9 minor=1 length=4");
+	sb_end(&med, 0);
+	sb_flush(&med);
+
+	section(KTF_TASKS, 0, 0, "7 init\n42 worker\n", 17);
+	section(KTF_UNAME, 0, 0, "Linux synthetic\n", 16);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
