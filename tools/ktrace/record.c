@@ -264,6 +264,31 @@ static int configure(const char *dir, char *events, const char *mode, const char
 	return 0;
 }
 
+/* Sums of the stats file: events, and events lost (dropped, overwritten). */
+static void progress(const struct recorder *r)
+{
+	unsigned long long events = 0, lost = 0, v;
+	char path[4096], *stats, *p;
+
+	snprintf(path, sizeof(path), "%s/stats", r->dir);
+	stats = slurp(path, 1 << 20);
+	for (p = stats; p && (p = strstr(p, " events=")); p++) {
+		if (sscanf(p, " events=%llu", &v) == 1)
+			events += v;
+	}
+	for (p = stats; p && (p = strstr(p, " dropped=")); p++) {
+		if (sscanf(p, " dropped=%llu", &v) == 1)
+			lost += v;
+	}
+	for (p = stats; p && (p = strstr(p, " overwritten=")); p++) {
+		if (sscanf(p, " overwritten=%llu", &v) == 1)
+			lost += v;
+	}
+	free(stats);
+	fprintf(stderr, "\rktrace record: %llu bytes, %llu events, %llu lost", r->bytes,
+		events, lost);
+}
+
 static bool tracing(const char *dir)
 {
 	char path[4096], *v;
@@ -400,7 +425,7 @@ int kt_record(int argc, char **argv)
 			break;
 		if (tty && time(NULL) != last) {
 			last = time(NULL);
-			fprintf(stderr, "\rktrace record: %llu bytes", r->bytes);
+			progress(r);
 		}
 		poll(NULL, 0, 100);
 	}
