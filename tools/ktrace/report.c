@@ -341,7 +341,7 @@ static int stat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	a->last = r->ns;
 	a->events++;
 	if (r->event)
-		((struct kt_event *)r->event)->count++;
+		r->event->count++;
 	else
 		a->unknown++;
 	if (r->cpu < a->nr_cpus)

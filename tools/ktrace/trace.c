@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "trace.h"
+#include "../../kernel/trace/ktrace/format.h"
 
 #define MAX_WARNINGS	20
 
@@ -166,62 +167,26 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 }
 
 /*
- * Decode one record at p, avail bytes; clock is the decoder's full clock.
- * Returns its size, 0 at the end, or -1 if it is corrupt.
+ * Decode one record at p, avail bytes, with the kernel's decoder; clock is
+ * the decoder's full clock.  Returns its size, 0 at the end, or -1 if it
+ * is corrupt.
  */
 static int decode_record(const unsigned char *p, size_t avail, uint64_t *clock,
 			 struct kt_record *r)
 {
-	uint32_t hdr, low;
-	uint64_t full;
+	struct ktrace_record rec;
+	int ret = ktrace_decode_record(p, avail, clock, &rec);
 
-	if (!avail)
-		return 0;
-	if (avail < 8)
-		return -1;
-	memcpy(&hdr, p, 4);
-	r->id = KTRACE_HEADER_ID(hdr);
-	low = KTRACE_HEADER_CLOCK(hdr);
-	r->payload = 0;
-	r->major = 0;
-	r->minor = 0;
-	r->length = 0;
-	r->data = NULL;
-	if (r->id == KTRACE_ID_TIMESTAMP) {
-		struct ktrace_timestamp ts;
-
-		if (avail < sizeof(ts))
-			return -1;
-		memcpy(&ts, p, sizeof(ts));
-		full = (uint64_t)ts.clock_hi << 32 | ts.clock_lo;
-		if ((full & KTRACE_CLOCK_MASK) != low)
-			return -1;
-		*clock = full;
-		r->clock = full;
-		return sizeof(ts);
-	}
-	/* The low bits of the previous full clock, unrolled forward. */
-	full = (*clock & ~(uint64_t)KTRACE_CLOCK_MASK) | low;
-	if (full < *clock)
-		full += 1ULL << KTRACE_CLOCK_BITS;
-	*clock = full;
-	r->clock = full;
-	if (r->id == KTRACE_ID_EXPANDED) {
-		struct ktrace_expanded ex;
-		size_t size;
-
-		memcpy(&ex, p, sizeof(ex));
-		size = KTRACE_EXPANDED_SIZE(ex.length);
-		if (avail < size)
-			return -1;
-		r->major = ex.major;
-		r->minor = ex.minor;
-		r->length = ex.length;
-		r->data = p + sizeof(ex);
-		return size;
-	}
-	memcpy(&r->payload, p + 4, 4);
-	return 8;
+	if (ret <= 0)
+		return ret == -ENODATA ? 0 : -1;
+	r->id = rec.id;
+	r->clock = rec.clock;
+	r->payload = rec.payload;
+	r->major = rec.major;
+	r->minor = rec.minor;
+	r->length = rec.length;
+	r->data = rec.data;
+	return ret;
 }
 
 /* A subbuffer header at off of stream s; its total size, or 0 if bad. */
@@ -558,8 +523,7 @@ void kt_close(struct kt_trace *t)
 		free(t->text[i]);
 	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
 		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
-			if (t->compact[i][j] && t->compact[i][j]->kind == KTRACE_EVENT_COMPACT)
-				event_free(t->compact[i][j]);
+			event_free(t->compact[i][j]);
 	for (i = 0; i < 256; i++)
 		for (j = 0; j < 256; j++)
 			event_free(t->expanded[i][j]);

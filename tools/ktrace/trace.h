@@ -109,7 +109,7 @@ struct kt_record {
 	uint32_t payload;
 	unsigned int major, minor, length;
 	const unsigned char *data;
-	const struct kt_event *event;	/* NULL: unknown */
+	struct kt_event *event;		/* NULL: unknown; stat counts in it */
 };
 
 /* What one stream's subbuffer headers said. */

@@ -265,6 +265,34 @@ static void ktrace_flush_cpu(void *info)
 	}
 }
 
+/* fn on every CPU's buffer of every allocated channel; hotplug held off. */
+static void ktrace_channels_apply(void (*fn)(struct ktrace_buf *))
+{
+	unsigned int ch, cpu;
+
+	lockdep_assert_cpus_held();
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_channel *c = &ktrace_channels[ch];
+
+		if (!c->bufs)
+			continue;
+		for_each_possible_cpu(cpu) {
+			struct ktrace_buf *buf = *per_cpu_ptr(c->bufs, cpu);
+
+			if (buf)
+				fn(buf);
+		}
+	}
+}
+
+/* After ktrace_flush_cpu() on every online CPU: the offline ones, then relay. */
+static void ktrace_buf_flush_sync(struct ktrace_buf *buf)
+{
+	if (!cpu_online(buf->cpu))
+		ktrace_buf_flush(buf);
+	ktrace_buf_sync(buf);
+}
+
 /**
  * ktrace_channels_flush() - make everything written readable
  *
@@ -274,26 +302,10 @@ static void ktrace_flush_cpu(void *info)
  */
 void ktrace_channels_flush(void)
 {
-	unsigned int ch, cpu;
-
 	lockdep_assert_held(&ktrace_mutex);
 	cpus_read_lock();
 	on_each_cpu(ktrace_flush_cpu, NULL, 1);
-	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
-		struct ktrace_channel *c = &ktrace_channels[ch];
-
-		if (!c->bufs)
-			continue;
-		for_each_possible_cpu(cpu) {
-			struct ktrace_buf *buf = *per_cpu_ptr(c->bufs, cpu);
-
-			if (!buf)
-				continue;
-			if (!cpu_online(cpu))
-				ktrace_buf_flush(buf);
-			ktrace_buf_sync(buf);
-		}
-	}
+	ktrace_channels_apply(ktrace_buf_flush_sync);
 	cpus_read_unlock();
 }
 
@@ -305,22 +317,9 @@ void ktrace_channels_flush(void)
  */
 void ktrace_channels_clock_changed(void)
 {
-	unsigned int ch, cpu;
-
 	lockdep_assert_held(&ktrace_mutex);
 	cpus_read_lock();
-	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
-		struct ktrace_channel *c = &ktrace_channels[ch];
-
-		if (!c->bufs)
-			continue;
-		for_each_possible_cpu(cpu) {
-			struct ktrace_buf *buf = *per_cpu_ptr(c->bufs, cpu);
-
-			if (buf)
-				ktrace_buf_clock_changed(buf);
-		}
-	}
+	ktrace_channels_apply(ktrace_buf_clock_changed);
 	cpus_read_unlock();
 }
 

@@ -138,12 +138,20 @@ static u64 ktrace_ref_mono_ns;
  * ktrace_clock_set_ref() - take a reference instant of the trace clock
  *
  * Taken at boot and at every start, so that TSC-based times stay close to
- * CLOCK_MONOTONIC even as the two drift apart over weeks.
+ * CLOCK_MONOTONIC even as the two drift apart over weeks.  When the trace
+ * clock is CLOCK_MONOTONIC itself, the reference is exact by construction,
+ * so that times convert back to what was read.
  */
 void ktrace_clock_set_ref(void)
 {
-	WRITE_ONCE(ktrace_ref_clock, ktrace_clock_read());
-	WRITE_ONCE(ktrace_ref_mono_ns, ktime_get_mono_fast_ns());
+	u64 clock = ktrace_clock_read();
+
+	WRITE_ONCE(ktrace_ref_clock, clock);
+	if (static_branch_likely(&ktrace_clock_tsc) ||
+	    static_branch_unlikely(&ktrace_clock_emulated))
+		WRITE_ONCE(ktrace_ref_mono_ns, ktime_get_mono_fast_ns());
+	else
+		WRITE_ONCE(ktrace_ref_mono_ns, clock << ktrace_clock.shift);
 }
 
 /**
@@ -152,15 +160,11 @@ void ktrace_clock_set_ref(void)
  * @mono_ns: CLOCK_MONOTONIC then
  *
  * For the metadata, so that decoders convert exactly as the kernel does.
- * Without a TSC the trace clock is CLOCK_MONOTONIC itself.
  */
 void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns)
 {
 	*clock = READ_ONCE(ktrace_ref_clock);
 	*mono_ns = READ_ONCE(ktrace_ref_mono_ns);
-	if (!static_branch_likely(&ktrace_clock_tsc) &&
-	    !static_branch_unlikely(&ktrace_clock_emulated))
-		*mono_ns = *clock << ktrace_clock.shift;
 }
 
 /**
@@ -174,9 +178,6 @@ u64 ktrace_clock_ns(u64 clock)
 	u64 ref = READ_ONCE(ktrace_ref_clock), mono = READ_ONCE(ktrace_ref_mono_ns);
 	u64 delta;
 
-	if (!static_branch_likely(&ktrace_clock_tsc) &&
-	    !static_branch_unlikely(&ktrace_clock_emulated))
-		return clock << ktrace_clock.shift;
 	if (clock >= ref) {
 		delta = mul_u64_u64_div_u64((clock - ref) << ktrace_clock.shift,
 					    NSEC_PER_SEC, ktrace_clock.freq_hz);

@@ -133,7 +133,10 @@ static void meta(unsigned int type, const void *rec, size_t len)
 static void meta_field(const char *name, unsigned int offset, unsigned int size,
 		       unsigned int display, unsigned int flags, unsigned int nr_values)
 {
-	struct ktrace_meta_field f = { offset, size, display, flags, nr_values };
+	struct ktrace_meta_field f = {
+		.offset = offset, .size = size, .display = display,
+		.flags = flags, .nr_values = nr_values,
+	};
 
 	memcpy(f.name, name, strnlen(name, sizeof(f.name)));
 	meta(KTRACE_META_FIELD, &f, sizeof(f));
@@ -143,7 +146,10 @@ static void meta_event(unsigned int ch, unsigned int kind, unsigned int id, unsi
 		       unsigned int minor, unsigned int nr_fields, unsigned int flags,
 		       const char *group, const char *name)
 {
-	struct ktrace_meta_event e = { ch, kind, id, major, minor, nr_fields, flags };
+	struct ktrace_meta_event e = {
+		.channel = ch, .kind = kind, .id = id, .major = major,
+		.minor = minor, .nr_fields = nr_fields, .flags = flags,
+	};
 
 	memcpy(e.group, group, strnlen(group, sizeof(e.group)));
 	memcpy(e.name, name, strnlen(name, sizeof(e.name)));
@@ -167,8 +173,11 @@ static void line(uint64_t clock, unsigned int cpu, const char *task, const char 
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
-	struct ktrace_meta_trace mt = { KTRACE_MAGIC, KTRACE_FORMAT_VERSION, KTRACE_LITTLE_ENDIAN,
-					KTRACE_NR_CHANNELS, 2 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 2,
+	};
 	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
 	struct ktrace_meta_enum en = { 2, 0, "two" };
 	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };

@@ -211,9 +211,10 @@ static struct seen seen = { .last = { -1, -1, -1 } };
 static void *reader(void *arg)
 {
 	for (;;) {
+		/* Stopping first: what was delivered before the stop is then seen. */
+		int done = __atomic_load_n(&stopping, __ATOMIC_ACQUIRE);
 		unsigned long delivered = __atomic_load_n(&buf->delivered, __ATOMIC_ACQUIRE);
 		unsigned long consumed = buf->consumed;
-		int done = READ_ONCE(stopping);
 
 		if (consumed == delivered) {
 			if (done)
@@ -284,7 +285,7 @@ static int stress(int seconds, bool overwrite)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	ktrace_buf_flush(buf);
 	ktrace_buf_sync(buf);
-	WRITE_ONCE(stopping, 1);
+	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
 	if (!overwrite) {
 		pthread_join(rd, NULL);
 	} else {
