@@ -637,12 +637,17 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
 		best->rec.event = lookup(t, best->s->channel, &best->rec);
 		if (best->rec.event && (best->rec.event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
 		    best->rec.event->nr_fields) {
+			const struct kt_field *f = &best->rec.event->fields[0];
 			uint32_t pid = 0;
 
-			if (best->rec.id != KTRACE_ID_EXPANDED)
-				pid = best->rec.payload;
-			else if (best->rec.length >= 4)
-				memcpy(&pid, best->rec.data, 4);
+			/* The first field, wherever the metadata puts it. */
+			if (best->rec.id != KTRACE_ID_EXPANDED) {
+				pid = f->offset < 32 ? best->rec.payload >> f->offset : 0;
+				if (f->size < 32)
+					pid &= (1U << f->size) - 1;
+			} else if (f->size <= 4 && f->offset + f->size <= best->rec.length) {
+				memcpy(&pid, best->rec.data + f->offset, f->size);
+			}
 			best->pid = pid;
 		}
 		best->rec.pid = best->pid;

@@ -221,12 +221,17 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 
 	ev = ktrace_event_lookup(ch, rec->id, rec->major, rec->minor);
 	if (ev && ev->pid_is_current && ev->nr_fields) {
+		const struct ktrace_field *f = &ev->fields[0];
 		u32 pid = 0;
 
-		if (compact)
-			pid = rec->payload;
-		else if (rec->length >= sizeof(pid))
-			memcpy(&pid, rec->data, sizeof(pid));
+		/* The first field: bits of a payload, or up to 4 bytes. */
+		if (compact) {
+			pid = rec->payload >> f->offset;
+			if (f->size < 32)
+				pid &= (1U << f->size) - 1;
+		} else if (f->size <= sizeof(pid) && f->offset + f->size <= rec->length) {
+			memcpy(&pid, rec->data + f->offset, f->size);
+		}
 		c->pid = pid;
 	}
 	ascii_comm(c->pid, comm);

@@ -18,6 +18,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -285,6 +286,24 @@ bool ktrace_is_enabled(void)
 	return READ_ONCE(ktrace_tracing);
 }
 
+/*
+ * Called after every start, with ktrace_mutex held and the writers running:
+ * the statedump.  Its own rwsem orders registration against calls.
+ */
+static BLOCKING_NOTIFIER_HEAD(ktrace_start_chain);
+
+/**
+ * ktrace_register_start_notifier() - be called after every start
+ * @nb: the callback, called with ktrace_mutex held, in process context,
+ *	once tracing has started; it may sleep
+ *
+ * Return: 0.
+ */
+int ktrace_register_start_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&ktrace_start_chain, nb);
+}
+
 /**
  * ktrace_set_enabled() - start or stop tracing
  * @on: true to start, false to stop
@@ -310,6 +329,7 @@ int ktrace_set_enabled(bool on)
 			/* Every start begins with a timestamp record. */
 			ktrace_channels_clock_changed();
 			ktrace_start_writers();
+			blocking_notifier_call_chain(&ktrace_start_chain, 0, NULL);
 		}
 	} else {
 		ktrace_stop_writers();

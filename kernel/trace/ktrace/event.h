@@ -112,4 +112,32 @@ extern struct ktrace_registry ktrace_registry;
 
 extern struct ktrace_event ktrace_event_mark;
 
+/* A pid in a compact payload: PID_MAX_LIMIT is 4M, 2^22. */
+#define KTRACE_PID_BITS		22
+
+/*
+ * Writing an event from its description, in any context.  The result is
+ * ignored: a refused event is counted by the buffer (dropped), or was not
+ * to be written (not tracing).
+ */
+static __always_inline void
+ktrace_event_write_compact(const struct ktrace_event *ev, u32 payload)
+{
+	ktrace_write_compact(ev->channel, ev->id, payload);
+}
+
+static __always_inline void ktrace_event_write(const struct ktrace_event *ev,
+					       const void *data, u16 len)
+{
+	ktrace_write_expanded(ev->channel, ev->major, ev->minor, data, len);
+}
+
+static __always_inline void ktrace_event_write2(const struct ktrace_event *ev,
+						const void *head, u16 hlen,
+						const void *data, u16 len)
+{
+	ktrace_write_expanded2(ev->channel, ev->major, ev->minor, head, hlen,
+			       data, len);
+}
+
 #endif /* _KTRACE_EVENT_H */

@@ -104,6 +104,8 @@ const char *ktrace_mode_name(enum ktrace_trace_mode mode);
 int ktrace_set_buffer_size_kb(unsigned long kb);
 unsigned long ktrace_get_buffer_size_kb(void);
 int ktrace_mark(const char *text, size_t len);
+struct notifier_block;
+int ktrace_register_start_notifier(struct notifier_block *nb);
 
 /* ascii.c: the text pipe. */
 struct ktrace_ascii;

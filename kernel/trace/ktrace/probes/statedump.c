@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace statedump: the state of the system at every start, on the
+ * medium-rate channel, so that a trace names what its events refer to
+ * even when they started long before it: every task (pid, tgid, parent,
+ * comm, state), its open files and memory maps, the IRQ handlers, block
+ * devices, network interfaces and loaded modules; then one event from a
+ * work item on every CPU (that CPU's buffer has seen the statedump), and
+ * statedump:end with its duration and the longest time it held a lock.
+ *
+ * It must never stall the system it describes.  The task list is walked
+ * by pid under RCU, one thread group at a time, with a reference on the
+ * group leader while its files and maps are read, never under
+ * tasklist_lock.  Each lock is held for a bounded piece of work: an IRQ
+ * descriptor's lock for its actions, a mm's mmap_lock for at most
+ * KT_MAPS_PER_LOCK maps, then dropped with a chance to reschedule.  No
+ * allocation happens inside a lock; the one path buffer is allocated
+ * first.  Nothing sleeps under a spinlock or in an RCU read section.
+ */
+#define pr_fmt(fmt) "ktrace: " fmt
+
+#include <linux/blkdev.h>
+#include <linux/device.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/init.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqnr.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/notifier.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "../event.h"
+
+/* Maps read per hold of a mm's mmap_lock. */
+#define KT_MAPS_PER_LOCK	64
+
+#define KT_SD_EVENT(var, nm, flds)					\
+static struct ktrace_event var = {					\
+	.group = "statedump",						\
+	.name = nm,							\
+	.channel = KTRACE_CHANNEL_MEDIUM,				\
+	.kind = KTRACE_EVENT_EXPANDED,					\
+	.fields = flds,							\
+	.nr_fields = ARRAY_SIZE(flds),					\
+}
+
+#define KT_FIELD(nm, off, sz, disp)					\
+	{ .name = nm, .offset = off, .size = sz, .display = disp }
+
+static const struct ktrace_enum_value kt_sd_states[] = {
+	{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 3, "T" }, { 4, "t" },
+	{ 5, "X" }, { 6, "Z" }, { 7, "P" }, { 8, "I" },
+};
+
+static const struct ktrace_field kt_task_fields[] = {
+	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("tgid", 4, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("ppid", 8, 4, KTRACE_DISPLAY_DEC),
+	{ .name = "state", .offset = 12, .size = 1, .display = KTRACE_DISPLAY_ENUM,
+	  .values = kt_sd_states, .nr_values = ARRAY_SIZE(kt_sd_states) },
+	KT_FIELD("kthread", 13, 1, KTRACE_DISPLAY_DEC),
+	KT_FIELD("comm", 16, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_sd_task {
+	u32 pid;
+	u32 tgid;
+	u32 ppid;
+	u8 state;
+	u8 kthread;
+	u16 pad;
+	char comm[TASK_COMM_LEN];
+};
+
+static const struct ktrace_field kt_fd_fields[] = {
+	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("fd", 4, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("path", 8, 0, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_sd_fd {
+	u32 pid;
+	u32 fd;
+};
+
+static const struct ktrace_field kt_map_fields[] = {
+	KT_FIELD("pid", 24, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("start", 0, 8, KTRACE_DISPLAY_HEX),
+	KT_FIELD("end", 8, 8, KTRACE_DISPLAY_HEX),
+	KT_FIELD("flags", 28, 4, KTRACE_DISPLAY_HEX),
+	KT_FIELD("pgoff", 16, 8, KTRACE_DISPLAY_HEX),
+	KT_FIELD("path", 32, 0, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_sd_map {
+	u64 start;
+	u64 end;
+	u64 pgoff;
+	u32 pid;
+	u32 flags;	/* the low 32 bits of vm_flags: VM_READ, ... */
+};
+
+static const struct ktrace_field kt_irq_fields[] = {
+	KT_FIELD("irq", 0, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("handler", 8, 8, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD("name", 16, 0, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_sd_irq {
+	u32 irq;
+	u32 pad;
+	u64 handler;
+};
+
+static const struct ktrace_field kt_dev_fields[] = {
+	KT_FIELD("dev", 0, 4, KTRACE_DISPLAY_DEV),
+	KT_FIELD("name", 4, 0, KTRACE_DISPLAY_STRING),
+};
+
+static const struct ktrace_field kt_netdev_fields[] = {
+	KT_FIELD("ifindex", 0, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("name", 4, 0, KTRACE_DISPLAY_STRING),
+};
+
+static const struct ktrace_field kt_module_fields[] = {
+	KT_FIELD("base", 0, 8, KTRACE_DISPLAY_HEX),
+	KT_FIELD("size", 8, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("name", 12, 0, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_sd_module {
+	u64 base;
+	u32 size;
+};
+
+static const struct ktrace_field kt_cpu_fields[] = {
+	KT_FIELD("cpu", 0, 32, KTRACE_DISPLAY_DEC),
+};
+
+static const struct ktrace_field kt_end_fields[] = {
+	KT_FIELD("duration_ns", 0, 8, KTRACE_DISPLAY_DEC),
+	KT_FIELD("longest_hold_ns", 8, 8, KTRACE_DISPLAY_DEC),
+	KT_FIELD("tasks", 16, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("fds", 20, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("maps", 24, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("cpus", 28, 4, KTRACE_DISPLAY_DEC),
+};
+
+struct kt_sd_end {
+	u64 duration_ns;
+	u64 longest_hold_ns;
+	u32 tasks;
+	u32 fds;
+	u32 maps;
+	u32 cpus;
+};
+
+KT_SD_EVENT(kt_sd_ev_task, "task", kt_task_fields);
+KT_SD_EVENT(kt_sd_ev_fd, "fd", kt_fd_fields);
+KT_SD_EVENT(kt_sd_ev_map, "map", kt_map_fields);
+KT_SD_EVENT(kt_sd_ev_irq, "irq", kt_irq_fields);
+KT_SD_EVENT(kt_sd_ev_blockdev, "blockdev", kt_dev_fields);
+KT_SD_EVENT(kt_sd_ev_netdev, "netdev", kt_netdev_fields);
+KT_SD_EVENT(kt_sd_ev_module, "module", kt_module_fields);
+KT_SD_EVENT(kt_sd_ev_end, "end", kt_end_fields);
+
+static struct ktrace_event kt_sd_ev_cpu = {
+	.group = "statedump",
+	.name = "cpu",
+	.channel = KTRACE_CHANNEL_MEDIUM,
+	.kind = KTRACE_EVENT_COMPACT,
+	.fields = kt_cpu_fields,
+	.nr_fields = ARRAY_SIZE(kt_cpu_fields),
+};
+
+/* One statedump's state: its path buffer and what it measured. */
+struct kt_sd {
+	char *buf;
+	u64 longest_hold;
+	u32 tasks;
+	u32 fds;
+	u32 maps;
+};
+
+static bool kt_on(const struct ktrace_event *ev)
+{
+	return READ_ONCE(ev->enabled);
+}
+
+/* A lock taken at @t0 is released now. */
+static void kt_held(struct kt_sd *sd, u64 t0)
+{
+	sd->longest_hold = max(sd->longest_hold, local_clock() - t0);
+}
+
+static void kt_write_str(const struct ktrace_event *ev, const void *head,
+			 u16 hlen, const char *str)
+{
+	ktrace_event_write2(ev, head, hlen, str, strnlen(str, PATH_MAX));
+}
+
+static void kt_write_path(struct kt_sd *sd, const struct ktrace_event *ev,
+			  const void *head, u16 hlen, const struct path *path)
+{
+	char *p = d_path(path, sd->buf, PATH_MAX);
+
+	kt_write_str(ev, head, hlen, IS_ERR(p) ? "?" : p);
+}
+
+/* Under RCU: one thread. */
+static void kt_dump_task(struct kt_sd *sd, struct task_struct *t)
+{
+	struct kt_sd_task e = {
+		.pid = t->pid,
+		.tgid = t->tgid,
+		.ppid = task_tgid_nr(rcu_dereference(t->real_parent)),
+		.state = task_state_index(t),
+		.kthread = !!(t->flags & PF_KTHREAD),
+	};
+
+	memcpy(e.comm, t->comm, TASK_COMM_LEN);
+	e.comm[TASK_COMM_LEN - 1] = '\0';
+	ktrace_event_write(&kt_sd_ev_task, &e, sizeof(e));
+	sd->tasks++;
+}
+
+/* The open files of a thread group, each with a reference while named. */
+static void kt_dump_fds(struct kt_sd *sd, struct task_struct *p)
+{
+	struct kt_sd_fd e = { .pid = p->tgid };
+	struct file *f;
+	unsigned int fd;
+
+	for (fd = 0;; fd++) {
+		rcu_read_lock();
+		f = task_lookup_next_fdget_rcu(p, &fd);
+		rcu_read_unlock();
+		if (!f)
+			break;
+		e.fd = fd;
+		kt_write_path(sd, &kt_sd_ev_fd, &e, sizeof(e), &f->f_path);
+		fput(f);
+		sd->fds++;
+		cond_resched();
+	}
+}
+
+/* What /proc/PID/maps shows for a map without a file. */
+static const char *kt_map_name(struct vm_area_struct *vma)
+{
+	const char *name = NULL;
+
+	if (vma->vm_ops && vma->vm_ops->name)
+		name = vma->vm_ops->name(vma);
+	if (!name)
+		name = arch_vma_name(vma);
+	if (name)
+		return name;
+	if (vma_is_initial_heap(vma))
+		return "[heap]";
+	if (vma_is_initial_stack(vma))
+		return "[stack]";
+	return "";
+}
+
+/*
+ * The memory maps of a thread group, KT_MAPS_PER_LOCK at a time: the
+ * mmap_lock is dropped between batches and the walk resumes at the end
+ * of the last map written, so that a huge process neither holds it long
+ * nor keeps this CPU.
+ */
+static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
+{
+	struct mm_struct *mm = get_task_mm(p);
+	struct kt_sd_map e = { .pid = p->tgid };
+	struct vm_area_struct *vma;
+	unsigned long addr = 0;
+
+	if (!mm)
+		return;
+	do {
+		struct vma_iterator vmi;
+		unsigned int n = 0;
+		u64 t0;
+
+		if (mmap_read_lock_killable(mm))
+			break;
+		t0 = local_clock();
+		vma_iter_init(&vmi, mm, addr);
+		for_each_vma(vmi, vma) {
+			e.start = vma->vm_start;
+			e.end = vma->vm_end;
+			e.pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+			e.flags = (u32)vma->vm_flags;
+			if (vma->vm_file)
+				kt_write_path(sd, &kt_sd_ev_map, &e, sizeof(e),
+					      file_user_path(vma->vm_file));
+			else
+				kt_write_str(&kt_sd_ev_map, &e, sizeof(e), kt_map_name(vma));
+			sd->maps++;
+			addr = vma->vm_end;
+			if (++n == KT_MAPS_PER_LOCK)
+				break;
+		}
+		kt_held(sd, t0);
+		mmap_read_unlock(mm);
+		cond_resched();
+	} while (vma);
+	mmput(mm);
+}
+
+/*
+ * Every task, by thread group in pid order as /proc lists them: the
+ * group's threads under RCU, then with a reference on its leader, its
+ * files and maps, which may sleep.
+ */
+static void kt_dump_tasks(struct kt_sd *sd)
+{
+	struct task_struct *p, *t;
+	struct pid *pid;
+	int nr = 1;
+	u64 t0;
+
+	for (;;) {
+		rcu_read_lock();
+		t0 = local_clock();
+		pid = find_ge_pid(nr, &init_pid_ns);
+		p = pid ? pid_task(pid, PIDTYPE_TGID) : NULL;
+		if (pid)
+			nr = pid_nr(pid) + 1;
+		if (p) {
+			get_task_struct(p);
+			if (kt_on(&kt_sd_ev_task))
+				for_each_thread(p, t)
+					kt_dump_task(sd, t);
+		}
+		kt_held(sd, t0);
+		rcu_read_unlock();
+		if (!pid)
+			break;
+		if (!p)
+			continue;
+		if (kt_on(&kt_sd_ev_fd))
+			kt_dump_fds(sd, p);
+		if (kt_on(&kt_sd_ev_map))
+			kt_dump_maps(sd, p);
+		put_task_struct(p);
+		cond_resched();
+	}
+}
+
+/* Every action of every IRQ, under its descriptor's lock. */
+static void kt_dump_irqs(struct kt_sd *sd)
+{
+	struct kt_sd_irq e = {};
+	struct irqaction *action;
+	struct irq_desc *desc;
+	unsigned long flags;
+	unsigned int irq;
+	u64 t0;
+
+	for (irq = 0; irq < nr_irqs; irq++) {
+		rcu_read_lock();
+		desc = irq_to_desc(irq);
+		if (desc) {
+			raw_spin_lock_irqsave(&desc->lock, flags);
+			t0 = local_clock();
+			for (action = desc->action; action; action = action->next) {
+				e.irq = irq;
+				e.handler = (unsigned long)action->handler;
+				kt_write_str(&kt_sd_ev_irq, &e, sizeof(e),
+					     action->name ? action->name : "");
+			}
+			kt_held(sd, t0);
+			raw_spin_unlock_irqrestore(&desc->lock, flags);
+		}
+		rcu_read_unlock();
+	}
+}
+
+#ifdef CONFIG_BLOCK
+/* Disks and partitions: dev_t to name, as /sys/class/block. */
+static int kt_dump_bdev(struct device *dev, void *data)
+{
+	u32 devt = dev->devt;
+
+	kt_write_str(&kt_sd_ev_blockdev, &devt, sizeof(devt), dev_name(dev));
+	return 0;
+}
+#endif
+
+#ifdef CONFIG_NET
+/* The interfaces of the initial network namespace. */
+static void kt_dump_netdevs(struct kt_sd *sd)
+{
+	struct net_device *dev;
+	u32 ifindex;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(&init_net, dev) {
+		ifindex = dev->ifindex;
+		kt_write_str(&kt_sd_ev_netdev, &ifindex, sizeof(ifindex), dev->name);
+	}
+	rcu_read_unlock();
+}
+#endif
+
+#ifdef CONFIG_MODULES
+/*
+ * Modules: the module list is private to kernel/module/, so ktrace keeps
+ * its own from a module notifier registered at boot, before any module
+ * can load.
+ */
+struct kt_module {
+	struct list_head list;
+	u64 base;
+	u32 size;
+	char name[MODULE_NAME_LEN];
+};
+
+/* Protects kt_modules. */
+static DEFINE_MUTEX(kt_modules_lock);
+static LIST_HEAD(kt_modules);
+
+static int kt_module_notify(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	struct module *mod = data;
+	struct kt_module *m, *tmp;
+
+	if (state == MODULE_STATE_COMING) {
+		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		if (!m)
+			return NOTIFY_DONE;
+		m->base = (unsigned long)mod->mem[MOD_TEXT].base;
+		m->size = mod->mem[MOD_TEXT].size;
+		strscpy(m->name, mod->name);
+		mutex_lock(&kt_modules_lock);
+		list_add_tail(&m->list, &kt_modules);
+		mutex_unlock(&kt_modules_lock);
+	} else if (state == MODULE_STATE_GOING) {
+		mutex_lock(&kt_modules_lock);
+		list_for_each_entry_safe(m, tmp, &kt_modules, list) {
+			if (!strcmp(m->name, mod->name)) {
+				list_del(&m->list);
+				kfree(m);
+			}
+		}
+		mutex_unlock(&kt_modules_lock);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kt_module_nb = {
+	.notifier_call = kt_module_notify,
+};
+
+static void kt_dump_modules(struct kt_sd *sd)
+{
+	struct kt_sd_module e;
+	struct kt_module *m;
+
+	mutex_lock(&kt_modules_lock);
+	list_for_each_entry(m, &kt_modules, list) {
+		e.base = m->base;
+		e.size = m->size;
+		kt_write_str(&kt_sd_ev_module, &e, sizeof(e), m->name);
+	}
+	mutex_unlock(&kt_modules_lock);
+}
+#endif /* CONFIG_MODULES */
+
+static void kt_sd_cpu(struct work_struct *work)
+{
+	ktrace_event_write_compact(&kt_sd_ev_cpu, raw_smp_processor_id());
+}
+
+/* After every start, with ktrace_mutex held: the statedump. */
+static int kt_statedump(struct notifier_block *nb, unsigned long action,
+			void *data)
+{
+	struct kt_sd sd = {};
+	struct kt_sd_end end = {};
+	u64 start = local_clock();
+
+	sd.buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!sd.buf)
+		return NOTIFY_DONE;
+	if (kt_on(&kt_sd_ev_task) || kt_on(&kt_sd_ev_fd) || kt_on(&kt_sd_ev_map))
+		kt_dump_tasks(&sd);
+	if (kt_on(&kt_sd_ev_irq))
+		kt_dump_irqs(&sd);
+#ifdef CONFIG_BLOCK
+	if (kt_on(&kt_sd_ev_blockdev))
+		class_for_each_device(&block_class, NULL, &sd, kt_dump_bdev);
+#endif
+#ifdef CONFIG_NET
+	if (kt_on(&kt_sd_ev_netdev))
+		kt_dump_netdevs(&sd);
+#endif
+#ifdef CONFIG_MODULES
+	if (kt_on(&kt_sd_ev_module))
+		kt_dump_modules(&sd);
+#endif
+	if (kt_on(&kt_sd_ev_cpu) && !schedule_on_each_cpu(kt_sd_cpu))
+		end.cpus = num_online_cpus();
+	kfree(sd.buf);
+	if (kt_on(&kt_sd_ev_end)) {
+		end.duration_ns = local_clock() - start;
+		end.longest_hold_ns = sd.longest_hold;
+		end.tasks = sd.tasks;
+		end.fds = sd.fds;
+		end.maps = sd.maps;
+		ktrace_event_write(&kt_sd_ev_end, &end, sizeof(end));
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kt_statedump_nb = {
+	.notifier_call = kt_statedump,
+};
+
+static struct ktrace_event *const kt_sd_events[] __initconst = {
+	&kt_sd_ev_task, &kt_sd_ev_fd, &kt_sd_ev_map, &kt_sd_ev_irq,
+	&kt_sd_ev_blockdev, &kt_sd_ev_netdev, &kt_sd_ev_module,
+	&kt_sd_ev_cpu, &kt_sd_ev_end,
+};
+
+static int __init ktrace_statedump_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(kt_sd_events); i++) {
+		ret = ktrace_event_register(kt_sd_events[i]);
+		if (ret)
+			return ret;
+	}
+#ifdef CONFIG_MODULES
+	ret = register_module_notifier(&kt_module_nb);
+	if (ret)
+		return ret;
+#endif
+	return ktrace_register_start_notifier(&kt_statedump_nb);
+}
+device_initcall(ktrace_statedump_init);

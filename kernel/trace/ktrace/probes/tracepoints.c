@@ -1,0 +1,880 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace instrumentation: probes on the kernel's existing tracepoints.
+ *
+ * Like blktrace and lttng-modules, ktrace adds no call sites of its own
+ * where a 6.12 tracepoint already carries what it needs: each event
+ * registers its probe when it is enabled under events/ and unregisters it
+ * when disabled, so a disabled event costs what a disabled tracepoint
+ * costs, a patched-out static branch.  The probes run in whatever context
+ * the tracepoint fires in, NMI included, and only call the lockless write
+ * path.
+ *
+ * Packing: the frequent events are compact, 8 bytes.  A pid takes 22 bits
+ * (PID_MAX_LIMIT is 2^22), leaving 10 for a CPU, a state or a syscall
+ * number.  sched:switch carries only the next task: the previous one is
+ * the next task of the previous switch on that CPU, or the pid in the
+ * subbuffer header.  Fields that do not fit (a sector, a reclaim pass, an
+ * OOM victim) make expanded events; their layouts are the structs below,
+ * described field by field in the metadata.  Truncations are documented in
+ * Documentation/trace/ktrace.rst.
+ */
+#define pr_fmt(fmt) "ktrace: " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/hrtimer.h>
+#include <linux/init.h>
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/vmstat.h>
+#include <asm/syscall.h>
+
+#include <trace/events/block.h>
+#include <trace/events/irq.h>
+#include <trace/events/net.h>
+#include <trace/events/oom.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
+#include <trace/events/task.h>
+#include <trace/events/timer.h>
+#include <trace/events/vmscan.h>
+
+#include "../event.h"
+
+/* Compact payloads: a pid in the low bits, something small above it. */
+#define KT_PID_MASK		(BIT(KTRACE_PID_BITS) - 1)
+#define KT_PACK(pid, hi)	(((u32)(pid) & KT_PID_MASK) | ((u32)(hi) << KTRACE_PID_BITS))
+#define KT_HI_BITS		(32 - KTRACE_PID_BITS)
+
+/*
+ * An event whose source is one tracepoint: @enable registers @probe on
+ * tracepoint @tp.
+ */
+#define KT_TP_ENABLE(tp, probe)						\
+static int ktrace_enable_##tp(struct ktrace_event *ev, bool on)	\
+{									\
+	if (on)								\
+		return register_trace_##tp(probe, NULL);		\
+	return unregister_trace_##tp(probe, NULL);			\
+}
+
+#define KT_EVENT(var, grp, nm, ch, knd, flds, en)			\
+static struct ktrace_event var = {					\
+	.group = grp,							\
+	.name = nm,							\
+	.channel = ch,							\
+	.kind = knd,							\
+	.fields = flds,							\
+	.nr_fields = ARRAY_SIZE(flds),					\
+	.enable = en,							\
+}
+
+#define KT_FIELD(nm, off, sz, disp)					\
+	{ .name = nm, .offset = off, .size = sz, .display = disp }
+#define KT_FIELD_S(nm, off, sz, disp)					\
+	{ .name = nm, .offset = off, .size = sz, .display = disp,	\
+	  .flags = KTRACE_FIELD_SIGNED }
+#define KT_FIELD_ENUM(nm, off, sz, tbl)					\
+	{ .name = nm, .offset = off, .size = sz,			\
+	  .display = KTRACE_DISPLAY_ENUM, .values = tbl,		\
+	  .nr_values = ARRAY_SIZE(tbl) }
+
+/* ---- sched ---------------------------------------------------------- */
+
+/*
+ * prev_state of sched:switch: the index of the state letter ftrace prints
+ * (0 running ... 8 idle), and 9 for a preempted task (ftrace's "R+").
+ */
+#define KT_STATE_PREEMPTED	9
+
+static const struct ktrace_enum_value kt_task_states[] = {
+	{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 3, "T" }, { 4, "t" },
+	{ 5, "X" }, { 6, "Z" }, { 7, "P" }, { 8, "I" },
+	{ KT_STATE_PREEMPTED, "R+" },
+};
+
+static const struct ktrace_field kt_switch_fields[] = {
+	KT_FIELD("next_pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
+	KT_FIELD_ENUM("prev_state", KTRACE_PID_BITS, 4, kt_task_states),
+};
+
+static const struct ktrace_field kt_pid_cpu_fields[] = {
+	KT_FIELD("pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
+	KT_FIELD("cpu", KTRACE_PID_BITS, KT_HI_BITS, KTRACE_DISPLAY_DEC),
+};
+
+static const struct ktrace_field kt_pid_fields[] = {
+	KT_FIELD("pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
+};
+
+static void kt_probe_switch(void *data, bool preempt, struct task_struct *prev,
+			    struct task_struct *next, unsigned int prev_state);
+static void kt_probe_wakeup(void *data, struct task_struct *p);
+static void kt_probe_wakeup_new(void *data, struct task_struct *p);
+static void kt_probe_migrate(void *data, struct task_struct *p, int dest_cpu);
+static void kt_probe_exit(void *data, struct task_struct *p);
+static void kt_probe_hang(void *data, struct task_struct *p);
+static void kt_probe_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child);
+static void kt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			  struct linux_binprm *bprm);
+static void kt_probe_rename(void *data, struct task_struct *task,
+			    const char *comm);
+
+KT_TP_ENABLE(sched_switch, kt_probe_switch)
+KT_TP_ENABLE(sched_wakeup, kt_probe_wakeup)
+KT_TP_ENABLE(sched_wakeup_new, kt_probe_wakeup_new)
+KT_TP_ENABLE(sched_migrate_task, kt_probe_migrate)
+KT_TP_ENABLE(sched_process_exit, kt_probe_exit)
+KT_TP_ENABLE(sched_process_hang, kt_probe_hang)
+KT_TP_ENABLE(sched_process_fork, kt_probe_fork)
+KT_TP_ENABLE(sched_process_exec, kt_probe_exec)
+KT_TP_ENABLE(task_rename, kt_probe_rename)
+
+/* The next task runs from here on: its pid names the events after it. */
+static struct ktrace_event kt_ev_switch = {
+	.group = "sched", .name = "switch", .channel = KTRACE_CHANNEL_HIGH,
+	.kind = KTRACE_EVENT_COMPACT, .fields = kt_switch_fields,
+	.nr_fields = ARRAY_SIZE(kt_switch_fields), .pid_is_current = true,
+	.enable = ktrace_enable_sched_switch,
+};
+KT_EVENT(kt_ev_wakeup, "sched", "wakeup", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid_cpu_fields, ktrace_enable_sched_wakeup);
+KT_EVENT(kt_ev_wakeup_new, "sched", "wakeup_new", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_pid_cpu_fields, ktrace_enable_sched_wakeup_new);
+KT_EVENT(kt_ev_migrate, "sched", "migrate", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid_cpu_fields, ktrace_enable_sched_migrate_task);
+KT_EVENT(kt_ev_exit, "sched", "exit", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid_fields, ktrace_enable_sched_process_exit);
+KT_EVENT(kt_ev_hang, "sched", "hang", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid_fields, ktrace_enable_sched_process_hang);
+
+static void kt_probe_switch(void *data, bool preempt, struct task_struct *prev,
+			    struct task_struct *next, unsigned int prev_state)
+{
+	unsigned int state = preempt ? KT_STATE_PREEMPTED :
+				       __task_state_index(prev_state, prev->exit_state);
+
+	ktrace_event_write_compact(&kt_ev_switch, KT_PACK(next->pid, state));
+}
+
+static void kt_probe_wakeup(void *data, struct task_struct *p)
+{
+	ktrace_event_write_compact(&kt_ev_wakeup, KT_PACK(p->pid, task_cpu(p)));
+}
+
+static void kt_probe_wakeup_new(void *data, struct task_struct *p)
+{
+	ktrace_event_write_compact(&kt_ev_wakeup_new, KT_PACK(p->pid, task_cpu(p)));
+}
+
+static void kt_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	ktrace_event_write_compact(&kt_ev_migrate, KT_PACK(p->pid, dest_cpu));
+}
+
+static void kt_probe_exit(void *data, struct task_struct *p)
+{
+	ktrace_event_write_compact(&kt_ev_exit, KT_PACK(p->pid, 0));
+}
+
+static void kt_probe_hang(void *data, struct task_struct *p)
+{
+	ktrace_event_write_compact(&kt_ev_hang, KT_PACK(p->pid, 0));
+}
+
+/*
+ * Names: fork, exec and comm changes go to the medium-rate channel, which
+ * hybrid mode never overwrites, so that a decoder can name every pid of a
+ * long flight-recorder run, with the statedump of its start.
+ */
+static const struct ktrace_field kt_fork_fields[] = {
+	KT_FIELD("parent_pid", 0, 4, KTRACE_DISPLAY_PID),
+	KT_FIELD("child_pid", 4, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("child_tgid", 8, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("comm", 12, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_fork {
+	u32 parent_pid;
+	u32 child_pid;
+	u32 child_tgid;
+	char comm[TASK_COMM_LEN];
+};
+
+static const struct ktrace_field kt_exec_fields[] = {
+	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_PID),
+	KT_FIELD("old_pid", 4, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("comm", 8, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
+	KT_FIELD("filename", 8 + TASK_COMM_LEN, 0, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_exec {
+	u32 pid;
+	u32 old_pid;
+	char comm[TASK_COMM_LEN];
+};
+
+static const struct ktrace_field kt_comm_fields[] = {
+	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("comm", 4, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
+};
+
+struct kt_comm {
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+};
+
+static struct ktrace_event kt_ev_fork = {
+	.group = "sched", .name = "fork", .channel = KTRACE_CHANNEL_MEDIUM,
+	.kind = KTRACE_EVENT_EXPANDED, .fields = kt_fork_fields,
+	.nr_fields = ARRAY_SIZE(kt_fork_fields), .pid_is_current = true,
+	.enable = ktrace_enable_sched_process_fork,
+};
+
+static struct ktrace_event kt_ev_exec = {
+	.group = "sched", .name = "exec", .channel = KTRACE_CHANNEL_MEDIUM,
+	.kind = KTRACE_EVENT_EXPANDED, .fields = kt_exec_fields,
+	.nr_fields = ARRAY_SIZE(kt_exec_fields), .pid_is_current = true,
+	.enable = ktrace_enable_sched_process_exec,
+};
+
+KT_EVENT(kt_ev_comm, "sched", "comm", KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED,
+	 kt_comm_fields, ktrace_enable_task_rename);
+
+static void kt_probe_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child)
+{
+	struct kt_fork e = {
+		.parent_pid = parent->pid,
+		.child_pid = child->pid,
+		.child_tgid = child->tgid,
+	};
+
+	memcpy(e.comm, child->comm, TASK_COMM_LEN);
+	ktrace_event_write(&kt_ev_fork, &e, sizeof(e));
+}
+
+static void kt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			  struct linux_binprm *bprm)
+{
+	struct kt_exec e = { .pid = p->pid, .old_pid = old_pid };
+	const char *name = bprm->filename;
+
+	memcpy(e.comm, p->comm, TASK_COMM_LEN);
+	ktrace_event_write2(&kt_ev_exec, &e, sizeof(e), name,
+			    strnlen(name, PATH_MAX));
+}
+
+static void kt_probe_rename(void *data, struct task_struct *task,
+			    const char *comm)
+{
+	struct kt_comm e = { .pid = task->pid };
+
+	strscpy_pad(e.comm, comm);
+	ktrace_event_write(&kt_ev_comm, &e, sizeof(e));
+}
+
+/* ---- irq ------------------------------------------------------------ */
+
+static const struct ktrace_enum_value kt_irq_rets[] = {
+	{ IRQ_NONE, "none" }, { IRQ_HANDLED, "handled" },
+	{ IRQ_WAKE_THREAD, "wake_thread" },
+	{ IRQ_HANDLED | IRQ_WAKE_THREAD, "handled|wake_thread" },
+};
+
+static const struct ktrace_enum_value kt_softirqs[] = {
+	{ HI_SOFTIRQ, "HI" }, { TIMER_SOFTIRQ, "TIMER" },
+	{ NET_TX_SOFTIRQ, "NET_TX" }, { NET_RX_SOFTIRQ, "NET_RX" },
+	{ BLOCK_SOFTIRQ, "BLOCK" }, { IRQ_POLL_SOFTIRQ, "IRQ_POLL" },
+	{ TASKLET_SOFTIRQ, "TASKLET" }, { SCHED_SOFTIRQ, "SCHED" },
+	{ HRTIMER_SOFTIRQ, "HRTIMER" }, { RCU_SOFTIRQ, "RCU" },
+};
+
+static const struct ktrace_field kt_irq_fields[] = {
+	KT_FIELD("irq", 0, 30, KTRACE_DISPLAY_DEC),
+};
+
+static const struct ktrace_field kt_irq_exit_fields[] = {
+	KT_FIELD("irq", 0, 30, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM("ret", 30, 2, kt_irq_rets),
+};
+
+static const struct ktrace_field kt_softirq_fields[] = {
+	KT_FIELD_ENUM("vec", 0, 32, kt_softirqs),
+};
+
+static void kt_probe_irq_entry(void *data, int irq, struct irqaction *action);
+static void kt_probe_irq_exit(void *data, int irq, struct irqaction *action,
+			      int ret);
+static void kt_probe_softirq_entry(void *data, unsigned int vec);
+static void kt_probe_softirq_exit(void *data, unsigned int vec);
+static void kt_probe_softirq_raise(void *data, unsigned int vec);
+static void kt_probe_timer(void *data, struct timer_list *timer,
+			   unsigned long baseclk);
+static void kt_probe_hrtimer(void *data, struct hrtimer *hrtimer, ktime_t *now);
+
+KT_TP_ENABLE(irq_handler_entry, kt_probe_irq_entry)
+KT_TP_ENABLE(irq_handler_exit, kt_probe_irq_exit)
+KT_TP_ENABLE(softirq_entry, kt_probe_softirq_entry)
+KT_TP_ENABLE(softirq_exit, kt_probe_softirq_exit)
+KT_TP_ENABLE(softirq_raise, kt_probe_softirq_raise)
+
+KT_EVENT(kt_ev_irq_entry, "irq", "hardirq_entry", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_irq_fields, ktrace_enable_irq_handler_entry);
+KT_EVENT(kt_ev_irq_exit, "irq", "hardirq_exit", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_irq_exit_fields, ktrace_enable_irq_handler_exit);
+KT_EVENT(kt_ev_softirq_entry, "irq", "softirq_entry", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_softirq_fields, ktrace_enable_softirq_entry);
+KT_EVENT(kt_ev_softirq_exit, "irq", "softirq_exit", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_softirq_fields, ktrace_enable_softirq_exit);
+KT_EVENT(kt_ev_softirq_raise, "irq", "softirq_raise", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_softirq_fields, ktrace_enable_softirq_raise);
+
+static void kt_probe_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	ktrace_event_write_compact(&kt_ev_irq_entry, irq);
+}
+
+static void kt_probe_irq_exit(void *data, int irq, struct irqaction *action,
+			      int ret)
+{
+	ktrace_event_write_compact(&kt_ev_irq_exit,
+				   ((u32)irq & (BIT(30) - 1)) | ((u32)ret << 30));
+}
+
+static void kt_probe_softirq_entry(void *data, unsigned int vec)
+{
+	ktrace_event_write_compact(&kt_ev_softirq_entry, vec);
+}
+
+static void kt_probe_softirq_exit(void *data, unsigned int vec)
+{
+	ktrace_event_write_compact(&kt_ev_softirq_exit, vec);
+}
+
+static void kt_probe_softirq_raise(void *data, unsigned int vec)
+{
+	ktrace_event_write_compact(&kt_ev_softirq_raise, vec);
+}
+
+/*
+ * irq:timer_expire: every timer_list and hrtimer callback with how late it
+ * runs, so that timer jitter shows in the trace.  A timer_list is late by
+ * whole jiffies of the wheel; an hrtimer by the nanoseconds between its
+ * expiry and the hrtimer interrupt's clock.  Lateness saturates at +-2 s.
+ */
+static const struct ktrace_enum_value kt_timer_kinds[] = {
+	{ 0, "timer" }, { 1, "hrtimer" },
+};
+
+static const struct ktrace_field kt_timer_fields[] = {
+	KT_FIELD("function", 0, 8, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD_S("late_ns", 8, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM("kind", 12, 4, kt_timer_kinds),
+};
+
+struct kt_timer {
+	u64 function;
+	s32 late_ns;
+	u32 kind;
+};
+
+static int ktrace_enable_timer(struct ktrace_event *ev, bool on)
+{
+	int ret;
+
+	if (!on) {
+		unregister_trace_timer_expire_entry(kt_probe_timer, NULL);
+		return unregister_trace_hrtimer_expire_entry(kt_probe_hrtimer, NULL);
+	}
+	ret = register_trace_timer_expire_entry(kt_probe_timer, NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_hrtimer_expire_entry(kt_probe_hrtimer, NULL);
+	if (ret)
+		unregister_trace_timer_expire_entry(kt_probe_timer, NULL);
+	return ret;
+}
+
+KT_EVENT(kt_ev_timer, "irq", "timer_expire", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED,
+	 kt_timer_fields, ktrace_enable_timer);
+
+static void kt_timer_write(void *fn, s64 late, u32 kind)
+{
+	struct kt_timer e = {
+		.function = (unsigned long)fn,
+		.late_ns = clamp_t(s64, late, S32_MIN, S32_MAX),
+		.kind = kind,
+	};
+
+	ktrace_event_write(&kt_ev_timer, &e, sizeof(e));
+}
+
+static void kt_probe_timer(void *data, struct timer_list *timer,
+			   unsigned long baseclk)
+{
+	long late = (long)(baseclk - timer->expires);
+
+	kt_timer_write(timer->function, (s64)late * TICK_NSEC, 0);
+}
+
+static void kt_probe_hrtimer(void *data, struct hrtimer *hrtimer, ktime_t *now)
+{
+	kt_timer_write(hrtimer->function,
+		       ktime_to_ns(ktime_sub(*now, hrtimer_get_expires(hrtimer))), 1);
+}
+
+/* ---- syscalls ------------------------------------------------------- */
+
+/*
+ * 10 bits of syscall number, then 22 bits of the first argument (entry)
+ * or of the return value, sign-extended (exit): every errno and any
+ * count below 2 MiB is exact.
+ */
+#define KT_NR_BITS	10
+
+static const struct ktrace_field kt_sys_enter_fields[] = {
+	KT_FIELD("nr", 0, KT_NR_BITS, KTRACE_DISPLAY_DEC),
+	KT_FIELD("arg0", KT_NR_BITS, 32 - KT_NR_BITS, KTRACE_DISPLAY_HEX),
+};
+
+static const struct ktrace_field kt_sys_exit_fields[] = {
+	KT_FIELD("nr", 0, KT_NR_BITS, KTRACE_DISPLAY_DEC),
+	KT_FIELD_S("ret", KT_NR_BITS, 32 - KT_NR_BITS, KTRACE_DISPLAY_DEC),
+};
+
+#ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+static void kt_probe_sys_enter(void *data, struct pt_regs *regs, long id);
+static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret);
+
+KT_TP_ENABLE(sys_enter, kt_probe_sys_enter)
+KT_TP_ENABLE(sys_exit, kt_probe_sys_exit)
+
+KT_EVENT(kt_ev_sys_enter, "syscalls", "entry", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_sys_enter_fields, ktrace_enable_sys_enter);
+KT_EVENT(kt_ev_sys_exit, "syscalls", "exit", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_sys_exit_fields, ktrace_enable_sys_exit);
+
+static void kt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	unsigned long args[6];
+
+	syscall_get_arguments(current, regs, args);
+	ktrace_event_write_compact(&kt_ev_sys_enter, ((u32)id & (BIT(KT_NR_BITS) - 1)) |
+				   ((u32)args[0] << KT_NR_BITS));
+}
+
+static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	u32 nr = syscall_get_nr(current, regs);
+
+	ktrace_event_write_compact(&kt_ev_sys_exit, (nr & (BIT(KT_NR_BITS) - 1)) |
+				   ((u32)ret << KT_NR_BITS));
+}
+#endif /* CONFIG_HAVE_SYSCALL_TRACEPOINTS */
+
+/* ---- block ---------------------------------------------------------- */
+
+#ifdef CONFIG_BLOCK
+/*
+ * One expanded event per request step, 28 bytes: a sector does not fit in
+ * two compact payloads beside a device and a size.
+ */
+static const struct ktrace_enum_value kt_req_ops[] = {
+	{ REQ_OP_READ, "read" }, { REQ_OP_WRITE, "write" },
+	{ REQ_OP_FLUSH, "flush" }, { REQ_OP_DISCARD, "discard" },
+	{ REQ_OP_SECURE_ERASE, "secure_erase" },
+	{ REQ_OP_ZONE_APPEND, "zone_append" },
+	{ REQ_OP_WRITE_ZEROES, "write_zeroes" },
+	{ REQ_OP_DRV_IN, "drv_in" }, { REQ_OP_DRV_OUT, "drv_out" },
+};
+
+static const struct ktrace_field kt_block_fields[] = {
+	KT_FIELD("dev", 8, 4, KTRACE_DISPLAY_DEV),
+	KT_FIELD("sector", 0, 8, KTRACE_DISPLAY_DEC),
+	KT_FIELD("bytes", 12, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM("op", 18, 1, kt_req_ops),
+	KT_FIELD("flags", 16, 2, KTRACE_DISPLAY_HEX),
+	KT_FIELD("status", 19, 1, KTRACE_DISPLAY_DEC),
+};
+
+struct kt_block {
+	u64 sector;
+	u32 dev;
+	u32 bytes;
+	u16 flags;	/* cmd_flags above the op: REQ_SYNC, REQ_META, ... */
+	u8 op;
+	u8 status;	/* blk_status_t of a completion */
+};
+
+static void kt_probe_rq_insert(void *data, struct request *rq);
+static void kt_probe_rq_issue(void *data, struct request *rq);
+static void kt_probe_rq_requeue(void *data, struct request *rq);
+static void kt_probe_rq_complete(void *data, struct request *rq,
+				 blk_status_t error, unsigned int nr_bytes);
+static void kt_probe_bio_queue(void *data, struct bio *bio);
+
+KT_TP_ENABLE(block_rq_insert, kt_probe_rq_insert)
+KT_TP_ENABLE(block_rq_issue, kt_probe_rq_issue)
+KT_TP_ENABLE(block_rq_requeue, kt_probe_rq_requeue)
+KT_TP_ENABLE(block_rq_complete, kt_probe_rq_complete)
+KT_TP_ENABLE(block_bio_queue, kt_probe_bio_queue)
+
+KT_EVENT(kt_ev_rq_insert, "block", "rq_insert", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_insert);
+KT_EVENT(kt_ev_rq_issue, "block", "rq_issue", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_issue);
+KT_EVENT(kt_ev_rq_requeue, "block", "rq_requeue", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_requeue);
+KT_EVENT(kt_ev_rq_complete, "block", "rq_complete", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_complete);
+KT_EVENT(kt_ev_bio_queue, "block", "bio_queue", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_bio_queue);
+
+static void kt_rq_write(struct ktrace_event *ev, struct request *rq,
+			unsigned int bytes, blk_status_t status)
+{
+	struct kt_block e = {
+		.sector = blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq),
+		.dev = rq->q->disk ? disk_devt(rq->q->disk) : 0,
+		.bytes = bytes,
+		.flags = (rq->cmd_flags & ~REQ_OP_MASK) >> REQ_OP_BITS,
+		.op = req_op(rq),
+		.status = (__force u8)status,
+	};
+
+	ktrace_event_write(ev, &e, sizeof(e));
+}
+
+static void kt_probe_rq_insert(void *data, struct request *rq)
+{
+	kt_rq_write(&kt_ev_rq_insert, rq, blk_rq_bytes(rq), BLK_STS_OK);
+}
+
+static void kt_probe_rq_issue(void *data, struct request *rq)
+{
+	kt_rq_write(&kt_ev_rq_issue, rq, blk_rq_bytes(rq), BLK_STS_OK);
+}
+
+static void kt_probe_rq_requeue(void *data, struct request *rq)
+{
+	kt_rq_write(&kt_ev_rq_requeue, rq, blk_rq_bytes(rq), BLK_STS_OK);
+}
+
+static void kt_probe_rq_complete(void *data, struct request *rq,
+				 blk_status_t error, unsigned int nr_bytes)
+{
+	kt_rq_write(&kt_ev_rq_complete, rq, nr_bytes, error);
+}
+
+static void kt_probe_bio_queue(void *data, struct bio *bio)
+{
+	struct kt_block e = {
+		.sector = bio->bi_iter.bi_sector,
+		.dev = bio_dev(bio),
+		.bytes = bio->bi_iter.bi_size,
+		.flags = (bio->bi_opf & ~REQ_OP_MASK) >> REQ_OP_BITS,
+		.op = bio_op(bio),
+	};
+
+	ktrace_event_write(&kt_ev_bio_queue, &e, sizeof(e));
+}
+#endif /* CONFIG_BLOCK */
+
+/* ---- vm ------------------------------------------------------------- */
+
+/* order below 32, then the gfp flags: BUILD_BUG_ON in ktrace_probes_init() */
+#define KT_ORDER_BITS	5
+
+static const struct ktrace_field kt_reclaim_begin_fields[] = {
+	KT_FIELD("order", 0, KT_ORDER_BITS, KTRACE_DISPLAY_DEC),
+	KT_FIELD("gfp_flags", KT_ORDER_BITS, 32 - KT_ORDER_BITS, KTRACE_DISPLAY_HEX),
+};
+
+static const struct ktrace_field kt_reclaim_end_fields[] = {
+	KT_FIELD("nr_reclaimed", 0, 32, KTRACE_DISPLAY_DEC),
+};
+
+static const struct ktrace_field kt_kswapd_wake_fields[] = {
+	KT_FIELD("nid", 0, 10, KTRACE_DISPLAY_DEC),
+	KT_FIELD("zid", 10, 3, KTRACE_DISPLAY_DEC),
+	KT_FIELD("order", 13, KT_ORDER_BITS, KTRACE_DISPLAY_DEC),
+};
+
+static const struct ktrace_field kt_kswapd_sleep_fields[] = {
+	KT_FIELD("nid", 0, 10, KTRACE_DISPLAY_DEC),
+};
+
+/*
+ * vm:shrink_inactive: one pass of reclaim over an inactive LRU list, the
+ * unit of the paper's OOM investigation: at which priority, how many
+ * pages were scanned and reclaimed, and why the others were kept.
+ * Counts saturate at 65535.
+ */
+static const struct ktrace_enum_value kt_lru_kinds[] = {
+	{ 0, "anon" }, { 1, "file" },
+};
+
+static const struct ktrace_field kt_shrink_fields[] = {
+	KT_FIELD("nid", 0, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("priority", 2, 1, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM("lru", 3, 1, kt_lru_kinds),
+	KT_FIELD("scanned", 4, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("reclaimed", 6, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("dirty", 8, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("writeback", 10, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("congested", 12, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("immediate", 14, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("activated", 16, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("referenced", 18, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("unmap_fail", 20, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("locked", 22, 2, KTRACE_DISPLAY_DEC),
+	KT_FIELD("lazyfree_fail", 24, 2, KTRACE_DISPLAY_DEC),
+};
+
+struct kt_shrink {
+	u16 nid;
+	u8 priority;
+	u8 file;
+	u16 scanned;
+	u16 reclaimed;
+	u16 dirty;
+	u16 writeback;
+	u16 congested;
+	u16 immediate;
+	u16 activated;	/* anon and file pages moved to the active list */
+	u16 referenced;	/* referenced, kept on the inactive list */
+	u16 unmap_fail;
+	u16 locked;	/* locked by someone else: skipped */
+	u16 lazyfree_fail;
+};
+
+/*
+ * vm:oom_kill: the OOM killer's victim, sizes in KiB as ftrace's
+ * oom:mark_victim; the comm so that the victim is named even when its
+ * fork predates the trace.
+ */
+static const struct ktrace_field kt_oom_fields[] = {
+	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("comm", 4, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
+	KT_FIELD("total_vm_kb", 20, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("anon_rss_kb", 24, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("file_rss_kb", 28, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("shmem_rss_kb", 32, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("pgtables_kb", 36, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD("uid", 40, 4, KTRACE_DISPLAY_DEC),
+	KT_FIELD_S("oom_score_adj", 44, 2, KTRACE_DISPLAY_DEC),
+};
+
+struct kt_oom {
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+	u32 total_vm_kb;
+	u32 anon_rss_kb;
+	u32 file_rss_kb;
+	u32 shmem_rss_kb;
+	u32 pgtables_kb;
+	u32 uid;
+	s16 oom_score_adj;
+	u16 pad;
+};
+
+static void kt_probe_reclaim_begin(void *data, int order, gfp_t gfp_flags);
+static void kt_probe_reclaim_end(void *data, unsigned long nr_reclaimed);
+static void kt_probe_kswapd_wake(void *data, int nid, int zid, int order);
+static void kt_probe_kswapd_sleep(void *data, int nid);
+static void kt_probe_shrink(void *data, int nid, unsigned long nr_scanned,
+			    unsigned long nr_reclaimed, struct reclaim_stat *stat,
+			    int priority, int file);
+static void kt_probe_oom(void *data, struct task_struct *task, uid_t uid);
+
+KT_TP_ENABLE(mm_vmscan_direct_reclaim_begin, kt_probe_reclaim_begin)
+KT_TP_ENABLE(mm_vmscan_direct_reclaim_end, kt_probe_reclaim_end)
+KT_TP_ENABLE(mm_vmscan_kswapd_wake, kt_probe_kswapd_wake)
+KT_TP_ENABLE(mm_vmscan_kswapd_sleep, kt_probe_kswapd_sleep)
+KT_TP_ENABLE(mm_vmscan_lru_shrink_inactive, kt_probe_shrink)
+KT_TP_ENABLE(mark_victim, kt_probe_oom)
+
+KT_EVENT(kt_ev_reclaim_begin, "vm", "direct_reclaim_begin", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_reclaim_begin_fields,
+	 ktrace_enable_mm_vmscan_direct_reclaim_begin);
+KT_EVENT(kt_ev_reclaim_end, "vm", "direct_reclaim_end", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_reclaim_end_fields,
+	 ktrace_enable_mm_vmscan_direct_reclaim_end);
+KT_EVENT(kt_ev_kswapd_wake, "vm", "kswapd_wake", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_kswapd_wake_fields, ktrace_enable_mm_vmscan_kswapd_wake);
+KT_EVENT(kt_ev_kswapd_sleep, "vm", "kswapd_sleep", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_kswapd_sleep_fields, ktrace_enable_mm_vmscan_kswapd_sleep);
+KT_EVENT(kt_ev_shrink, "vm", "shrink_inactive", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_shrink_fields,
+	 ktrace_enable_mm_vmscan_lru_shrink_inactive);
+KT_EVENT(kt_ev_oom, "vm", "oom_kill", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED,
+	 kt_oom_fields, ktrace_enable_mark_victim);
+
+static void kt_probe_reclaim_begin(void *data, int order, gfp_t gfp_flags)
+{
+	ktrace_event_write_compact(&kt_ev_reclaim_begin,
+				   (order & (BIT(KT_ORDER_BITS) - 1)) |
+				   ((__force u32)gfp_flags << KT_ORDER_BITS));
+}
+
+static void kt_probe_reclaim_end(void *data, unsigned long nr_reclaimed)
+{
+	ktrace_event_write_compact(&kt_ev_reclaim_end, min(nr_reclaimed, U32_MAX));
+}
+
+static void kt_probe_kswapd_wake(void *data, int nid, int zid, int order)
+{
+	ktrace_event_write_compact(&kt_ev_kswapd_wake, (nid & 1023) | ((zid & 7) << 10) |
+				   ((order & (BIT(KT_ORDER_BITS) - 1)) << 13));
+}
+
+static void kt_probe_kswapd_sleep(void *data, int nid)
+{
+	ktrace_event_write_compact(&kt_ev_kswapd_sleep, nid & 1023);
+}
+
+static inline u16 kt_sat16(unsigned long v)
+{
+	return min(v, (unsigned long)U16_MAX);
+}
+
+static void kt_probe_shrink(void *data, int nid, unsigned long nr_scanned,
+			    unsigned long nr_reclaimed, struct reclaim_stat *stat,
+			    int priority, int file)
+{
+	struct kt_shrink e = {
+		.nid = nid,
+		.priority = priority,
+		.file = !!file,
+		.scanned = kt_sat16(nr_scanned),
+		.reclaimed = kt_sat16(nr_reclaimed),
+		.dirty = kt_sat16(stat->nr_dirty),
+		.writeback = kt_sat16(stat->nr_writeback),
+		.congested = kt_sat16(stat->nr_congested),
+		.immediate = kt_sat16(stat->nr_immediate),
+		.activated = kt_sat16(stat->nr_activate[0] + stat->nr_activate[1]),
+		.referenced = kt_sat16(stat->nr_ref_keep),
+		.unmap_fail = kt_sat16(stat->nr_unmap_fail),
+		.locked = kt_sat16(stat->nr_locked),
+		.lazyfree_fail = kt_sat16(stat->nr_lazyfree_fail),
+	};
+
+	ktrace_event_write(&kt_ev_shrink, &e, sizeof(e));
+}
+
+static inline u32 kt_kb(unsigned long pages)
+{
+	return min_t(unsigned long, pages << (PAGE_SHIFT - 10), U32_MAX);
+}
+
+static void kt_probe_oom(void *data, struct task_struct *task, uid_t uid)
+{
+	struct mm_struct *mm = task->mm;
+	struct kt_oom e = {
+		.pid = task->pid,
+		.uid = uid,
+		.oom_score_adj = task->signal->oom_score_adj,
+	};
+
+	memcpy(e.comm, task->comm, TASK_COMM_LEN);
+	if (mm) {
+		e.total_vm_kb = kt_kb(mm->total_vm);
+		e.anon_rss_kb = kt_kb(get_mm_counter(mm, MM_ANONPAGES));
+		e.file_rss_kb = kt_kb(get_mm_counter(mm, MM_FILEPAGES));
+		e.shmem_rss_kb = kt_kb(get_mm_counter(mm, MM_SHMEMPAGES));
+		e.pgtables_kb = min_t(unsigned long, mm_pgtables_bytes(mm) >> 10, U32_MAX);
+	}
+	ktrace_event_write(&kt_ev_oom, &e, sizeof(e));
+}
+
+/* ---- net ------------------------------------------------------------ */
+
+#ifdef CONFIG_NET
+/* 12 bits of interface index, 20 bits of length (1 MiB, beyond GSO). */
+#define KT_IFINDEX_BITS	12
+
+static const struct ktrace_field kt_net_fields[] = {
+	KT_FIELD("ifindex", 0, KT_IFINDEX_BITS, KTRACE_DISPLAY_DEC),
+	KT_FIELD("len", KT_IFINDEX_BITS, 32 - KT_IFINDEX_BITS, KTRACE_DISPLAY_DEC),
+};
+
+static void kt_probe_xmit(void *data, struct sk_buff *skb, int rc,
+			  struct net_device *dev, unsigned int skb_len);
+static void kt_probe_receive(void *data, struct sk_buff *skb);
+
+KT_TP_ENABLE(net_dev_xmit, kt_probe_xmit)
+KT_TP_ENABLE(netif_receive_skb, kt_probe_receive)
+
+KT_EVENT(kt_ev_xmit, "net", "xmit", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_net_fields, ktrace_enable_net_dev_xmit);
+KT_EVENT(kt_ev_receive, "net", "receive", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_net_fields, ktrace_enable_netif_receive_skb);
+
+static inline u32 kt_net_pack(int ifindex, unsigned int len)
+{
+	return ((u32)ifindex & (BIT(KT_IFINDEX_BITS) - 1)) |
+	       (min(len, (unsigned int)BIT(32 - KT_IFINDEX_BITS) - 1) << KT_IFINDEX_BITS);
+}
+
+static void kt_probe_xmit(void *data, struct sk_buff *skb, int rc,
+			  struct net_device *dev, unsigned int skb_len)
+{
+	ktrace_event_write_compact(&kt_ev_xmit, kt_net_pack(dev->ifindex, skb_len));
+}
+
+static void kt_probe_receive(void *data, struct sk_buff *skb)
+{
+	ktrace_event_write_compact(&kt_ev_receive,
+				   kt_net_pack(skb->dev ? skb->dev->ifindex : 0, skb->len));
+}
+#endif /* CONFIG_NET */
+
+static struct ktrace_event *const ktrace_probe_events[] __initconst = {
+	&kt_ev_switch, &kt_ev_wakeup, &kt_ev_wakeup_new, &kt_ev_migrate,
+	&kt_ev_exit, &kt_ev_hang, &kt_ev_fork, &kt_ev_exec, &kt_ev_comm,
+	&kt_ev_irq_entry, &kt_ev_irq_exit, &kt_ev_softirq_entry,
+	&kt_ev_softirq_exit, &kt_ev_softirq_raise, &kt_ev_timer,
+#ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+	&kt_ev_sys_enter, &kt_ev_sys_exit,
+#endif
+#ifdef CONFIG_BLOCK
+	&kt_ev_rq_insert, &kt_ev_rq_issue, &kt_ev_rq_requeue, &kt_ev_rq_complete,
+	&kt_ev_bio_queue,
+#endif
+	&kt_ev_reclaim_begin, &kt_ev_reclaim_end, &kt_ev_kswapd_wake,
+	&kt_ev_kswapd_sleep, &kt_ev_shrink, &kt_ev_oom,
+#ifdef CONFIG_NET
+	&kt_ev_xmit, &kt_ev_receive,
+#endif
+};
+
+static int __init ktrace_probes_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	BUILD_BUG_ON(PID_MAX_LIMIT > BIT(KTRACE_PID_BITS));
+	BUILD_BUG_ON(__GFP_BITS_SHIFT > 32 - KT_ORDER_BITS);
+	BUILD_BUG_ON(MAX_PAGE_ORDER >= BIT(KT_ORDER_BITS));
+	BUILD_BUG_ON(NR_SOFTIRQS != ARRAY_SIZE(kt_softirqs));
+
+	for (i = 0; i < ARRAY_SIZE(ktrace_probe_events); i++) {
+		ret = ktrace_event_register(ktrace_probe_events[i]);
+		if (ret) {
+			pr_err("cannot register %s:%s: %d\n", ktrace_probe_events[i]->group,
+			       ktrace_probe_events[i]->name, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+device_initcall(ktrace_probes_init);

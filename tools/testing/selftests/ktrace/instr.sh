@@ -1,0 +1,204 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The instrumentation: each event is caused in the guest and its decoded
+# fields are checked against what caused it: a forked, exec'd, renamed,
+# migrated and exiting child (sched), an interrupt of the virtio disk and
+# the null_blk softirq (irq), a sleep (timers), one write(2) (syscalls),
+# one direct write to null_blk (block), reclaim forced by a raised
+# min_free_kbytes, an OOM kill, and a ping on loopback (net).
+
+. "$(dirname "$0")"/lib.sh
+
+ktrace_setup
+ktap_set_plan 33
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+dmesg_start=$(dmesg | wc -l)
+
+# traced GROUPS CMD...: run CMD with the events of GROUPS on, then the
+# ascii lines of the trace in $TMP/out.
+traced() {
+	_groups=$1
+	shift
+	echo 0 >"$KT/events/enable"
+	for g in $_groups; do
+		echo 1 >"$KT/events/$g/enable"
+	done
+	echo 1 >"$KT/enable"
+	"$@"
+	echo 0 >"$KT/enable"
+	timeout 5 cat "$KT/ascii" >"$TMP/out"
+	echo 0 >"$KT/events/enable"
+	# For a failure's post-mortem, when the runner keeps traces.
+	[ -z "${KTRACE_SAVE_DIR:-}" ] || { mkdir -p "$KTRACE_SAVE_DIR" &&
+		cp "$TMP/out" "$KTRACE_SAVE_DIR/instr-${_groups%% *}-$1.txt"; }
+}
+
+# has NAME ERE: a test passing if a line of the trace matches ERE.
+has() {
+	if grep -qE -e "$2" "$TMP/out"; then
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "no line matches: $2"
+		grep -F -e " ${2#* }" "$TMP/out" | head -n 3 | while read -r l; do
+			ktap_print_msg "  $l"
+		done
+		ktap_test_fail "$1"
+	fi
+}
+
+# sched: a child that renames itself, execs a program that sleeps 1 s,
+# and exits; then a shell that moves itself to the last CPU.
+sched_work() {
+	sh -c 'echo $$ >'"$TMP"'/sh;
+	       sh -c "printf renamed >/proc/self/comm; exec '"$DIR"'/ktrace_hog 1 1" >/dev/null &
+	       echo $! >'"$TMP"'/child; wait'
+	sh -c 'echo $$ >'"$TMP"'/mover; taskset -p 1 $$ >/dev/null; sleep 0.1;
+	       taskset -p '"$((1 << (ncpu - 1)))"' $$ >/dev/null; sleep 0.1'
+}
+traced sched sched_work
+SH=$(cat "$TMP/sh")
+CHILD=$(cat "$TMP/child")
+MOVER=$(cat "$TMP/mover")
+has "sched:fork names the parent, the child and its comm" \
+	"-$SH sched:fork parent_pid=$SH child_pid=$CHILD child_tgid=$CHILD comm=\"sh\"$"
+has "sched:wakeup_new wakes the child on a CPU" \
+	" sched:wakeup_new pid=$CHILD cpu=[0-$((ncpu - 1))]$"
+has "sched:exec runs ktrace_hog in the child" \
+	"-$CHILD sched:exec pid=$CHILD old_pid=$CHILD comm=\"ktrace_hog\" filename=\"[^\"]*/ktrace_hog\"$"
+has "sched:comm renames it" " sched:comm pid=$CHILD comm=\"renamed\"$"
+has "sched:switch runs the child" " sched:switch next_pid=$CHILD prev_state="
+has "sched:wakeup wakes the sleeping child" " sched:wakeup pid=$CHILD cpu=[0-9]+$"
+has "sched:exit ends it" " sched:exit pid=$CHILD$"
+has "sched:migrate moves the task to the last CPU" \
+	" sched:migrate pid=$MOVER cpu=$((ncpu - 1))$"
+# After the child ran on a CPU, that CPU's next switch gives its state.
+st=$(awk -v p="$CHILD" '$4 == "sched:switch" {
+		if (cur[$2] == p) s[substr($6, 12)] = 1
+		split($5, a, "="); cur[$2] = a[2] }
+	END { for (k in s) printf "%s ", k }' "$TMP/out" | tr ' ' '\n' | sort | tr '\n' ' ')
+case " $st" in
+*" S "*) ktap_test_pass "the child switches out sleeping (S): $st" ;;
+*) ktap_print_msg "states of the child when switched out: '$st'"
+   ktap_test_fail "the child switches out sleeping (S)" ;;
+esac
+check "every prev_state is a known state" \
+	"$(grep ' sched:switch ' "$TMP/out" | grep -cvE ' prev_state=(R|S|D|T|t|X|Z|P|I|R\+)$')" 0
+check "the running task of a switch line is its next_pid" \
+	"$(awk '$4 == "sched:switch" { n = split($3, a, "-"); split($5, b, "=");
+		if (a[n] != b[2]) bad++ } END { print bad + 0 }' "$TMP/out")" 0
+
+# irq: a direct read of the virtio disk interrupts; null_blk completes in
+# the BLOCK softirq; a sleep expires an hrtimer.
+virq() { awk '/virtio/ { sub(":", "", $1); print $1; exit }' /proc/interrupts; }
+irq_work() {
+	dd if=/dev/vda of=/dev/null bs=4096 count=4 iflag=direct 2>/dev/null
+	dd if=/dev/nullb0 of=/dev/null bs=4096 count=4 iflag=direct 2>/dev/null
+	sleep 0.1
+}
+traced irq irq_work
+IRQ=$(grep -E 'virtio[0-9]*-req|virtio[0-9]+$' /proc/interrupts | head -n 1 |
+	awk '{ sub(":", "", $1); print $1 }')
+[ -n "$IRQ" ] || IRQ=$(virq)
+has "irq:hardirq_entry of the virtio disk's IRQ $IRQ" " irq:hardirq_entry irq=$IRQ$"
+has "irq:hardirq_exit: handled" " irq:hardirq_exit irq=$IRQ ret=handled$"
+has "irq:softirq_raise TIMER" " irq:softirq_raise vec=TIMER$"
+check "softirq_entry and softirq_exit pair up on each CPU" \
+	"$(awk '$4 == "irq:softirq_entry" { if ($2 in open) bad++; open[$2] = $5; n++ }
+		$4 == "irq:softirq_exit" { if (open[$2] != $5) bad++; delete open[$2] }
+		END { print (n > 0) " " bad + 0 }' "$TMP/out")" "1 0"
+has "irq:timer_expire of the sleep's hrtimer" \
+	" irq:timer_expire function=hrtimer_wakeup late_ns=-?[0-9]+ kind=hrtimer$"
+check "timer_list lateness is whole milliseconds of jiffies" \
+	"$(grep ' kind=timer$' "$TMP/out" | sed 's/.* late_ns=\([-0-9]*\) .*/\1/' |
+	   awk '{ n++; if ($1 % 1000000 || $1 < 0) bad++ } END { print (n > 0) " " bad + 0 }')" "1 0"
+
+# syscalls: one write(2) of 777 bytes to fd 3 of a known pid.
+sys_work() {
+	sh -c 'echo $$ >'"$TMP"'/w; exec 3>/dev/null; exec '"$DIR"'/ktrace_write -n 777 /dev/null x' \
+		>/dev/null
+	ls /nonexistent 2>/dev/null
+}
+traced syscalls sys_work
+W=$(cat "$TMP/w")
+has "syscalls:exit of write(2) returns 777" "-$W syscalls:exit nr=1 ret=777$"
+# The file descriptor openat(2) returned is the one write(2) is given.
+fd=$(awk -v p="-$W" 'index($3, p) && $4 == "syscalls:exit" && $5 == "nr=257" {
+	sub("ret=", "", $6); f = $6 } END { print f }' "$TMP/out")
+has "syscalls:entry of write(2) on the fd openat(2) returned ($fd)" \
+	"-$W syscalls:entry nr=1 arg0=$(printf '0x%x' "${fd:-999}")$"
+has "a failing syscall returns -ENOENT" "syscalls:exit nr=[0-9]+ ret=-2$"
+
+# block: one 4 KiB direct write at sector 800 of nullb0.
+DEV=$(cat /sys/block/nullb0/dev)
+# Requests are inserted only through an I/O scheduler.
+echo mq-deadline >/sys/block/nullb0/queue/scheduler
+blk_work() {
+	dd if=/dev/zero of=/dev/nullb0 bs=4096 count=1 seek=100 oflag=direct 2>/dev/null
+}
+traced block blk_work
+for ev in bio_queue rq_insert rq_issue rq_complete; do
+	has "block:$ev of the write" \
+		" block:$ev dev=$DEV sector=800 bytes=4096 op=write flags=0x[0-9a-f]+ status=0$"
+done
+
+# vm: page cache from null_blk, then min_free_kbytes just above what is
+# free, so that the next allocation reclaims directly and kswapd reclaims
+# up to the high watermark (1.5 times min), within the page cache.
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+vm_work() {
+	# The last close of a block device drops its page cache: keep it open.
+	exec 5</dev/nullb0
+	dd if=/dev/nullb0 of=/dev/null bs=1M count=500 2>&1 | tail -n 1 |
+		while read -r l; do ktap_print_msg "dd: $l"; done
+	old=$(cat /proc/sys/vm/min_free_kbytes)
+	free=$(meminfo MemFree)
+	cached=$(( $(meminfo 'Inactive(file)') + $(meminfo 'Active(file)') ))
+	min=$((free + 8192))
+	if [ $((min * 3 / 2 - free)) -lt $((cached * 3 / 4)) ]; then
+		echo "$min" >/proc/sys/vm/min_free_kbytes
+		"$DIR"/ktrace_hog 8 >/dev/null
+		echo "$old" >/proc/sys/vm/min_free_kbytes
+	else
+		ktap_print_msg "not enough page cache to reclaim: free $free kB, cached $cached kB"
+	fi
+	exec 5<&-
+	sleep 0.5
+}
+traced vm vm_work
+has "vm:kswapd_wake" " vm:kswapd_wake nid=0 zid=[0-9] order=[0-9]+$"
+has "vm:direct_reclaim_begin of an order-0 allocation" \
+	" vm:direct_reclaim_begin order=0 gfp_flags=0x[0-9a-f]+$"
+check "vm:direct_reclaim_end reclaimed pages" \
+	"$(awk '$4 == "vm:direct_reclaim_end" { split($5, a, "="); if (a[2] > 0) n++ }
+		END { print (n > 0) }' "$TMP/out")" 1
+check "vm:shrink_inactive passes on the file LRU reclaim at most what they scan" \
+	"$(awk '$4 == "vm:shrink_inactive" && $7 == "lru=file" {
+		for (i = 5; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+		n++; if (v["reclaimed"] > v["scanned"] || v["priority"] > 12) bad++
+		if (v["reclaimed"] > 0) got++ }
+		END { print (n > 0) " " (got > 0) " " bad + 0 }' "$TMP/out")" "1 1 0"
+
+# vm:oom_kill: more than the guest's memory, no swap.
+oom_work() {
+	sh -c 'echo $$ >'"$TMP"'/hog; echo 1000 >/proc/self/oom_score_adj;
+	       exec '"$DIR"'/ktrace_hog 4096' >/dev/null 2>&1
+}
+traced vm oom_work
+HOG=$(cat "$TMP/hog")
+has "vm:oom_kill names the hog" " vm:oom_kill pid=$HOG comm=\"ktrace_hog\" "
+check "and its anonymous memory (MiB, above 100)" \
+	"$(sed -n "s/.* vm:oom_kill pid=$HOG .* anon_rss_kb=\([0-9]*\) .*/\1/p" "$TMP/out" |
+	   awk '{ print ($1 > 102400) }')" 1
+
+# net: one ping on loopback, 84 bytes of IP, 98 with the Ethernet header.
+ip link set lo up 2>/dev/null || ifconfig lo up
+traced net ping -c 1 -W 1 127.0.0.1 >/dev/null
+has "net:xmit on lo" " net:xmit ifindex=1 len=98$"
+has "net:receive on lo" " net:receive ifindex=1 len=84$"
+
+check "no kernel warning" "$(splats_since "$dmesg_start")" 0
+ktap_finished
