@@ -4,3 +4,5 @@
 # "ktrace.bench=1"); hand its lines back.
 dmesg | sed -n 's/.*ktrace_bench: //p' >"$1/bench.txt"
 [ -s "$1/bench.txt" ]
+# The workload benchmark; its "key value" lines.
+/ci/bench-workload.sh >"$1/workload.txt" 2>"$1/workload.err"

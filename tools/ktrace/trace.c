@@ -528,6 +528,7 @@ void kt_close(struct kt_trace *t)
 		for (j = 0; j < 256; j++)
 			event_free(t->expanded[i][j]);
 	free(t->tasks);
+	free(t->names);
 }
 
 /* a * b / c, without overflow in the product. */
@@ -551,12 +552,56 @@ uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock)
 	return c->ref_mono_ns > delta ? c->ref_mono_ns - delta : 0;
 }
 
+/* Names learned from the trace: a cache by pid, collisions replace. */
+#define KT_NAMES 4096
+
+/*
+ * As the kernel's ascii pipe: an expanded event with a "comm" string and
+ * a "pid" or "child_pid" field names that pid from there on (statedump,
+ * fork, exec, comm changes).
+ */
+static void learn(struct kt_trace *t, const struct kt_record *r)
+{
+	const struct kt_event *ev = r->event;
+	const struct kt_field *pidf = NULL, *commf = NULL;
+	struct kt_task *n;
+	unsigned int i;
+	uint32_t pid;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct kt_field *f = &ev->fields[i];
+
+		if (!strcmp(f->name, "comm") && f->display == KTRACE_DISPLAY_STRING)
+			commf = f;
+		else if (f->size == sizeof(pid) &&
+			 (!strcmp(f->name, "child_pid") || (!pidf && !strcmp(f->name, "pid"))))
+			pidf = f;
+	}
+	if (!pidf || !commf || !commf->size ||
+	    (size_t)pidf->offset + sizeof(pid) > r->length ||
+	    (size_t)commf->offset + commf->size > r->length)
+		return;
+	if (!t->names) {
+		t->names = calloc(KT_NAMES, sizeof(*t->names));
+		if (!t->names)
+			return;
+	}
+	memcpy(&pid, r->data + pidf->offset, sizeof(pid));
+	n = &t->names[pid & (KT_NAMES - 1)];
+	n->pid = pid;
+	memset(n->comm, 0, sizeof(n->comm));
+	memcpy(n->comm, r->data + commf->offset, commf->size < 15 ? commf->size : 15);
+}
+
 const char *kt_comm(const struct kt_trace *t, int pid)
 {
 	struct kt_task key = { .pid = pid }, *found;
 
 	if (!pid)
 		return "<idle>";
+	if (t->names && t->names[pid & (KT_NAMES - 1)].pid == pid &&
+	    t->names[pid & (KT_NAMES - 1)].comm[0])
+		return t->names[pid & (KT_NAMES - 1)].comm;
 	if (!t->nr_tasks)
 		return "<...>";
 	found = bsearch(&key, t->tasks, t->nr_tasks, sizeof(key), task_cmp);
@@ -651,6 +696,8 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
 			best->pid = pid;
 		}
 		best->rec.pid = best->pid;
+		if (best->rec.event && best->rec.id == KTRACE_ID_EXPANDED)
+			learn(t, &best->rec);
 		ret = fn(t, &best->rec, arg);
 		if (ret)
 			break;

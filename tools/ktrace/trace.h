@@ -96,6 +96,7 @@ struct kt_trace {
 	struct kt_event *expanded[256][256];
 	struct kt_task *tasks;
 	unsigned int nr_tasks;
+	struct kt_task *names;		/* learned from the trace, by pid */
 	unsigned int warnings;
 };
 

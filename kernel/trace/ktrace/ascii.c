@@ -9,8 +9,10 @@
  * TIME is CLOCK_MONOTONIC in seconds.nanoseconds; COMM-PID the task
  * running on CPU: the one running when the subbuffer began, updated by the
  * events that name the running task (the first field of such an event is
- * its pid).  Spaces in COMM become underscores; a task that is gone shows
- * as <...>.  Strings are quoted; quotes, backslashes, newlines, tabs and
+ * its pid).  COMM is the last name the trace gave that pid (statedump,
+ * fork, exec and comm events), else the live task's; a task the trace
+ * never named that is gone shows as <...>.  Spaces in COMM become
+ * underscores.  Strings are quoted; quotes, backslashes, newlines, tabs and
  * bytes outside printable ASCII are escaped as in C (bytes as \xHH).
  *
  * Reading consumes complete subbuffers, as the relay files do: read one or
@@ -55,11 +57,20 @@ struct ktrace_ascii_cursor {
 	int pid;
 };
 
+/* Names learned from the trace, by pid: a cache, collisions replace. */
+#define ASCII_NAMES	4096
+
+struct ktrace_ascii_name {
+	int pid;
+	char comm[TASK_COMM_LEN];
+};
+
 /**
  * struct ktrace_ascii - one open ascii file
  * @lock: serializes reads of this file: its cursors and its line
  * @nr_cpus: cursors per channel
  * @cur: the cursors, channel by channel, CPU by CPU
+ * @names: names the trace gave pids, %ASCII_NAMES slots by pid
  * @line: the formatted line not yet read
  * @done: bytes of @line already read
  */
@@ -67,6 +78,7 @@ struct ktrace_ascii {
 	struct mutex lock;	/* see the kernel-doc above */
 	unsigned int nr_cpus;
 	struct ktrace_ascii_cursor *cur;
+	struct ktrace_ascii_name *names;
 	struct seq_buf line;
 	size_t done;
 };
@@ -103,8 +115,14 @@ static bool ascii_advance(struct ktrace_ascii_cursor *c, unsigned int ch,
 	return true;
 }
 
-static void ascii_comm(int pid, char *comm)
+/*
+ * The name of a pid: the last one the trace gave it (an event with a
+ * "comm" string and a "pid" or "child_pid" field: the statedump, fork,
+ * exec, comm changes), else the running task's, else "<...>".
+ */
+static void ascii_comm(struct ktrace_ascii *a, int pid, char *comm)
 {
+	struct ktrace_ascii_name *n = &a->names[pid & (ASCII_NAMES - 1)];
 	struct task_struct *task;
 	char *p;
 
@@ -112,16 +130,48 @@ static void ascii_comm(int pid, char *comm)
 		strscpy(comm, "<idle>", TASK_COMM_LEN);
 		return;
 	}
-	rcu_read_lock();
-	task = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
-	if (task)
-		__get_task_comm(comm, TASK_COMM_LEN, task);
-	else
-		strscpy(comm, "<...>", TASK_COMM_LEN);
-	rcu_read_unlock();
+	if (n->pid == pid && n->comm[0]) {
+		strscpy(comm, n->comm, TASK_COMM_LEN);
+	} else {
+		rcu_read_lock();
+		task = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
+		if (task)
+			__get_task_comm(comm, TASK_COMM_LEN, task);
+		else
+			strscpy(comm, "<...>", TASK_COMM_LEN);
+		rcu_read_unlock();
+	}
 	for (p = comm; *p; p++)
 		if (*p == ' ')
 			*p = '_';
+}
+
+/* An expanded event naming a pid: remember the name. */
+static void ascii_learn(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			const struct ktrace_record *rec)
+{
+	const struct ktrace_field *pidf = NULL, *commf = NULL;
+	struct ktrace_ascii_name *n;
+	unsigned int i;
+	u32 pid;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct ktrace_field *f = &ev->fields[i];
+
+		if (!strcmp(f->name, "comm") && f->display == KTRACE_DISPLAY_STRING)
+			commf = f;
+		else if (f->size == sizeof(pid) &&
+			 (!strcmp(f->name, "child_pid") || (!pidf && !strcmp(f->name, "pid"))))
+			pidf = f;
+	}
+	if (!pidf || !commf || !commf->size || pidf->offset + sizeof(pid) > rec->length ||
+	    commf->offset + commf->size > rec->length)
+		return;
+	memcpy(&pid, rec->data + pidf->offset, sizeof(pid));
+	n = &a->names[pid & (ASCII_NAMES - 1)];
+	n->pid = pid;
+	memset(n->comm, 0, sizeof(n->comm));
+	memcpy(n->comm, rec->data + commf->offset, min_t(size_t, commf->size, TASK_COMM_LEN - 1));
 }
 
 /* A string, quoted and escaped as in C, other unprintable bytes as \xHH. */
@@ -234,7 +284,9 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 		}
 		c->pid = pid;
 	}
-	ascii_comm(c->pid, comm);
+	if (ev && !compact)
+		ascii_learn(a, ev, rec);
+	ascii_comm(a, c->pid, comm);
 	ns = div_u64_rem(ns, NSEC_PER_SEC, &rem);
 	seq_buf_printf(&a->line, "%llu.%09u %u %s-%d ", ns, rem, cpu, comm, c->pid);
 	if (!ev) {
@@ -304,9 +356,12 @@ struct ktrace_ascii *ktrace_ascii_open(void)
 	a->cur = kcalloc(ASCII_CHANNELS * a->nr_cpus, sizeof(*a->cur), GFP_KERNEL);
 	if (!a->cur)
 		goto free_a;
+	a->names = kvcalloc(ASCII_NAMES, sizeof(*a->names), GFP_KERNEL);
+	if (!a->names)
+		goto free_cur;
 	line = kvmalloc(ASCII_LINE_MAX, GFP_KERNEL);
 	if (!line)
-		goto free_cur;
+		goto free_names;
 	seq_buf_init(&a->line, line, ASCII_LINE_MAX);
 	for (i = 0; i < ASCII_CHANNELS * a->nr_cpus; i++) {
 		a->cur[i].copy = kvmalloc(ASCII_SUBBUF_MAX, GFP_KERNEL);
@@ -320,6 +375,8 @@ free_copies:
 	while (i--)
 		kvfree(a->cur[i].copy);
 	kvfree(line);
+free_names:
+	kvfree(a->names);
 free_cur:
 	kfree(a->cur);
 free_a:
@@ -338,6 +395,7 @@ void ktrace_ascii_release(struct ktrace_ascii *a)
 	for (i = 0; i < ASCII_CHANNELS * a->nr_cpus; i++)
 		kvfree(a->cur[i].copy);
 	kvfree(a->line.buffer);
+	kvfree(a->names);
 	kfree(a->cur);
 	kfree(a);
 }

@@ -11,7 +11,8 @@
  * several 27-bit rollovers; a subbuffer sequence gap (overwritten
  * subbuffers); an expanded event of the maximum length; events with no
  * metadata (unknown); a pid-is-current event changing the running task;
- * and the tasks section naming pids.
+ * the tasks section naming pids; and an event with "pid" and "comm" fields
+ * naming pids, which wins over the tasks section.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -231,6 +232,11 @@ int main(int argc, char **argv)
 	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 3, 1, 0,
 		   "bar", "big");
 	meta_field("tail", 65531, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	/* bar:name, expanded on medium: names a pid, as fork or exec do. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 4, 2, 0,
+		   "bar", "name");
+	meta_field("pid", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("comm", 4, 16, KTRACE_DISPLAY_STRING, 0, 0);
 	sb_end(&low, 0);
 	sb_flush(&low);
 
@@ -248,16 +254,16 @@ int main(int argc, char **argv)
 	}
 	clock += 5;
 	sb_compact(&high, 4, clock, 42);
-	line(clock, 1, "worker-42", "foo:switch next=42");
+	line(clock, 1, "learned-42", "foo:switch next=42");
 	sb_end(&high, 0);
 	clock += 5;
 	sb_begin(&high, 1, 42, clock);
 	sb_compact(&high, 3, clock, 0x00010005);
-	line(clock, 1, "worker-42", "foo:bits h=0x5 s=0 e=1");
+	line(clock, 1, "learned-42", "foo:bits h=0x5 s=0 e=1");
 	/* No metadata for id 9: unknown, still decoded. */
 	clock += 10;
 	sb_compact(&high, 9, clock, 0x2a);
-	line(clock, 1, "worker-42", "unknown:high id=9 payload=0x2a");
+	line(clock, 1, "learned-42", "unknown:high id=9 payload=0x2a");
 	sb_end(&high, 0);
 	clock += 10;
 	sb_begin(&high, 4, 99, clock);
@@ -282,6 +288,12 @@ int main(int argc, char **argv)
 	line(1010, 0, "<idle>-0", "bar:big tail=4000000000");
 	sb_expanded(&med, 9, 1, 1015, "abcd", 4);
 	line(1015, 0, "<idle>-0", "unknown:medium major=9 minor=1 length=4");
+	/* Names pid 42 before its events on the high channel (tasks: worker). */
+	memset(ex, 0, sizeof(ex));
+	ex[0] = 42;
+	memcpy(ex + 4, "learned", 7);
+	sb_expanded(&med, 7, 4, 1020, ex, 20);
+	line(1020, 0, "<idle>-0", "bar:name pid=42 comm=\"learned\"");
 	sb_end(&med, 0);
 	sb_flush(&med);
 

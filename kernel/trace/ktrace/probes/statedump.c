@@ -44,14 +44,15 @@
 /* Maps read per hold of a mm's mmap_lock. */
 #define KT_MAPS_PER_LOCK	64
 
+/* A statedump event whose fields are the array FLDS_fields. */
 #define KT_SD_EVENT(var, nm, flds)					\
 static struct ktrace_event var = {					\
 	.group = "statedump",						\
 	.name = nm,							\
 	.channel = KTRACE_CHANNEL_MEDIUM,				\
 	.kind = KTRACE_EVENT_EXPANDED,					\
-	.fields = flds,							\
-	.nr_fields = ARRAY_SIZE(flds),					\
+	.fields = flds##_fields,					\
+	.nr_fields = ARRAY_SIZE(flds##_fields),				\
 }
 
 #define KT_FIELD(nm, off, sz, disp)					\
@@ -165,14 +166,14 @@ struct kt_sd_end {
 	u32 cpus;
 };
 
-KT_SD_EVENT(kt_sd_ev_task, "task", kt_task_fields);
-KT_SD_EVENT(kt_sd_ev_fd, "fd", kt_fd_fields);
-KT_SD_EVENT(kt_sd_ev_map, "map", kt_map_fields);
-KT_SD_EVENT(kt_sd_ev_irq, "irq", kt_irq_fields);
-KT_SD_EVENT(kt_sd_ev_blockdev, "blockdev", kt_dev_fields);
-KT_SD_EVENT(kt_sd_ev_netdev, "netdev", kt_netdev_fields);
-KT_SD_EVENT(kt_sd_ev_module, "module", kt_module_fields);
-KT_SD_EVENT(kt_sd_ev_end, "end", kt_end_fields);
+KT_SD_EVENT(kt_sd_ev_task, "task", kt_task);
+KT_SD_EVENT(kt_sd_ev_fd, "fd", kt_fd);
+KT_SD_EVENT(kt_sd_ev_map, "map", kt_map);
+KT_SD_EVENT(kt_sd_ev_irq, "irq", kt_irq);
+KT_SD_EVENT(kt_sd_ev_blockdev, "blockdev", kt_dev);
+KT_SD_EVENT(kt_sd_ev_netdev, "netdev", kt_netdev);
+KT_SD_EVENT(kt_sd_ev_module, "module", kt_module);
+KT_SD_EVENT(kt_sd_ev_end, "end", kt_end);
 
 static struct ktrace_event kt_sd_ev_cpu = {
 	.group = "statedump",

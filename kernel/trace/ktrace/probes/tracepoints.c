@@ -28,8 +28,10 @@
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
@@ -40,6 +42,7 @@
 #include <trace/events/irq.h>
 #include <trace/events/net.h>
 #include <trace/events/oom.h>
+#include <trace/events/preemptirq.h>
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 #include <trace/events/task.h>
@@ -54,25 +57,26 @@
 #define KT_HI_BITS		(32 - KTRACE_PID_BITS)
 
 /*
- * An event whose source is one tracepoint: @enable registers @probe on
- * tracepoint @tp.
+ * An event whose source is one tracepoint: ktrace_enable_TP() registers
+ * kt_probe_TP() on tracepoint TP.
  */
-#define KT_TP_ENABLE(tp, probe)						\
+#define KT_TP_ENABLE(tp)						\
 static int ktrace_enable_##tp(struct ktrace_event *ev, bool on)	\
 {									\
 	if (on)								\
-		return register_trace_##tp(probe, NULL);		\
-	return unregister_trace_##tp(probe, NULL);			\
+		return register_trace_##tp(kt_probe_##tp, NULL);	\
+	return unregister_trace_##tp(kt_probe_##tp, NULL);		\
 }
 
+/* An event whose fields are the array FLDS_fields. */
 #define KT_EVENT(var, grp, nm, ch, knd, flds, en)			\
 static struct ktrace_event var = {					\
 	.group = grp,							\
 	.name = nm,							\
 	.channel = ch,							\
 	.kind = knd,							\
-	.fields = flds,							\
-	.nr_fields = ARRAY_SIZE(flds),					\
+	.fields = flds##_fields,					\
+	.nr_fields = ARRAY_SIZE(flds##_fields),				\
 	.enable = en,							\
 }
 
@@ -81,10 +85,11 @@ static struct ktrace_event var = {					\
 #define KT_FIELD_S(nm, off, sz, disp)					\
 	{ .name = nm, .offset = off, .size = sz, .display = disp,	\
 	  .flags = KTRACE_FIELD_SIGNED }
+/* An enum field whose values are the array NAME_values. */
 #define KT_FIELD_ENUM(nm, off, sz, tbl)					\
 	{ .name = nm, .offset = off, .size = sz,			\
-	  .display = KTRACE_DISPLAY_ENUM, .values = tbl,		\
-	  .nr_values = ARRAY_SIZE(tbl) }
+	  .display = KTRACE_DISPLAY_ENUM, .values = tbl##_values,	\
+	  .nr_values = ARRAY_SIZE(tbl##_values) }
 
 /* ---- sched ---------------------------------------------------------- */
 
@@ -94,7 +99,7 @@ static struct ktrace_event var = {					\
  */
 #define KT_STATE_PREEMPTED	9
 
-static const struct ktrace_enum_value kt_task_states[] = {
+static const struct ktrace_enum_value kt_state_values[] = {
 	{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 3, "T" }, { 4, "t" },
 	{ 5, "X" }, { 6, "Z" }, { 7, "P" }, { 8, "I" },
 	{ KT_STATE_PREEMPTED, "R+" },
@@ -102,7 +107,7 @@ static const struct ktrace_enum_value kt_task_states[] = {
 
 static const struct ktrace_field kt_switch_fields[] = {
 	KT_FIELD("next_pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
-	KT_FIELD_ENUM("prev_state", KTRACE_PID_BITS, 4, kt_task_states),
+	KT_FIELD_ENUM("prev_state", KTRACE_PID_BITS, 4, kt_state),
 };
 
 static const struct ktrace_field kt_pid_cpu_fields[] = {
@@ -114,29 +119,29 @@ static const struct ktrace_field kt_pid_fields[] = {
 	KT_FIELD("pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
 };
 
-static void kt_probe_switch(void *data, bool preempt, struct task_struct *prev,
-			    struct task_struct *next, unsigned int prev_state);
-static void kt_probe_wakeup(void *data, struct task_struct *p);
-static void kt_probe_wakeup_new(void *data, struct task_struct *p);
-static void kt_probe_migrate(void *data, struct task_struct *p, int dest_cpu);
-static void kt_probe_exit(void *data, struct task_struct *p);
-static void kt_probe_hang(void *data, struct task_struct *p);
-static void kt_probe_fork(void *data, struct task_struct *parent,
-			  struct task_struct *child);
-static void kt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
-			  struct linux_binprm *bprm);
-static void kt_probe_rename(void *data, struct task_struct *task,
-			    const char *comm);
+static void kt_probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+				  struct task_struct *next, unsigned int prev_state);
+static void kt_probe_sched_wakeup(void *data, struct task_struct *p);
+static void kt_probe_sched_wakeup_new(void *data, struct task_struct *p);
+static void kt_probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu);
+static void kt_probe_sched_process_exit(void *data, struct task_struct *p);
+static void kt_probe_sched_process_hang(void *data, struct task_struct *p);
+static void kt_probe_sched_process_fork(void *data, struct task_struct *parent,
+					struct task_struct *child);
+static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t old_pid,
+					struct linux_binprm *bprm);
+static void kt_probe_task_rename(void *data, struct task_struct *task,
+				 const char *comm);
 
-KT_TP_ENABLE(sched_switch, kt_probe_switch)
-KT_TP_ENABLE(sched_wakeup, kt_probe_wakeup)
-KT_TP_ENABLE(sched_wakeup_new, kt_probe_wakeup_new)
-KT_TP_ENABLE(sched_migrate_task, kt_probe_migrate)
-KT_TP_ENABLE(sched_process_exit, kt_probe_exit)
-KT_TP_ENABLE(sched_process_hang, kt_probe_hang)
-KT_TP_ENABLE(sched_process_fork, kt_probe_fork)
-KT_TP_ENABLE(sched_process_exec, kt_probe_exec)
-KT_TP_ENABLE(task_rename, kt_probe_rename)
+KT_TP_ENABLE(sched_switch)
+KT_TP_ENABLE(sched_wakeup)
+KT_TP_ENABLE(sched_wakeup_new)
+KT_TP_ENABLE(sched_migrate_task)
+KT_TP_ENABLE(sched_process_exit)
+KT_TP_ENABLE(sched_process_hang)
+KT_TP_ENABLE(sched_process_fork)
+KT_TP_ENABLE(sched_process_exec)
+KT_TP_ENABLE(task_rename)
 
 /* The next task runs from here on: its pid names the events after it. */
 static struct ktrace_event kt_ev_switch = {
@@ -145,19 +150,20 @@ static struct ktrace_event kt_ev_switch = {
 	.nr_fields = ARRAY_SIZE(kt_switch_fields), .pid_is_current = true,
 	.enable = ktrace_enable_sched_switch,
 };
-KT_EVENT(kt_ev_wakeup, "sched", "wakeup", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
-	 kt_pid_cpu_fields, ktrace_enable_sched_wakeup);
-KT_EVENT(kt_ev_wakeup_new, "sched", "wakeup_new", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_pid_cpu_fields, ktrace_enable_sched_wakeup_new);
-KT_EVENT(kt_ev_migrate, "sched", "migrate", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
-	 kt_pid_cpu_fields, ktrace_enable_sched_migrate_task);
-KT_EVENT(kt_ev_exit, "sched", "exit", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
-	 kt_pid_fields, ktrace_enable_sched_process_exit);
-KT_EVENT(kt_ev_hang, "sched", "hang", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
-	 kt_pid_fields, ktrace_enable_sched_process_hang);
 
-static void kt_probe_switch(void *data, bool preempt, struct task_struct *prev,
-			    struct task_struct *next, unsigned int prev_state)
+KT_EVENT(kt_ev_wakeup, "sched", "wakeup", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid_cpu, ktrace_enable_sched_wakeup);
+KT_EVENT(kt_ev_wakeup_new, "sched", "wakeup_new", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_pid_cpu, ktrace_enable_sched_wakeup_new);
+KT_EVENT(kt_ev_migrate, "sched", "migrate", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid_cpu, ktrace_enable_sched_migrate_task);
+KT_EVENT(kt_ev_exit, "sched", "exit", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid, ktrace_enable_sched_process_exit);
+KT_EVENT(kt_ev_hang, "sched", "hang", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid, ktrace_enable_sched_process_hang);
+
+static void kt_probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+				  struct task_struct *next, unsigned int prev_state)
 {
 	unsigned int state = preempt ? KT_STATE_PREEMPTED :
 				       __task_state_index(prev_state, prev->exit_state);
@@ -165,27 +171,27 @@ static void kt_probe_switch(void *data, bool preempt, struct task_struct *prev,
 	ktrace_event_write_compact(&kt_ev_switch, KT_PACK(next->pid, state));
 }
 
-static void kt_probe_wakeup(void *data, struct task_struct *p)
+static void kt_probe_sched_wakeup(void *data, struct task_struct *p)
 {
 	ktrace_event_write_compact(&kt_ev_wakeup, KT_PACK(p->pid, task_cpu(p)));
 }
 
-static void kt_probe_wakeup_new(void *data, struct task_struct *p)
+static void kt_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
 	ktrace_event_write_compact(&kt_ev_wakeup_new, KT_PACK(p->pid, task_cpu(p)));
 }
 
-static void kt_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+static void kt_probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu)
 {
 	ktrace_event_write_compact(&kt_ev_migrate, KT_PACK(p->pid, dest_cpu));
 }
 
-static void kt_probe_exit(void *data, struct task_struct *p)
+static void kt_probe_sched_process_exit(void *data, struct task_struct *p)
 {
 	ktrace_event_write_compact(&kt_ev_exit, KT_PACK(p->pid, 0));
 }
 
-static void kt_probe_hang(void *data, struct task_struct *p)
+static void kt_probe_sched_process_hang(void *data, struct task_struct *p)
 {
 	ktrace_event_write_compact(&kt_ev_hang, KT_PACK(p->pid, 0));
 }
@@ -247,10 +253,10 @@ static struct ktrace_event kt_ev_exec = {
 };
 
 KT_EVENT(kt_ev_comm, "sched", "comm", KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED,
-	 kt_comm_fields, ktrace_enable_task_rename);
+	 kt_comm, ktrace_enable_task_rename);
 
-static void kt_probe_fork(void *data, struct task_struct *parent,
-			  struct task_struct *child)
+static void kt_probe_sched_process_fork(void *data, struct task_struct *parent,
+					struct task_struct *child)
 {
 	struct kt_fork e = {
 		.parent_pid = parent->pid,
@@ -262,8 +268,8 @@ static void kt_probe_fork(void *data, struct task_struct *parent,
 	ktrace_event_write(&kt_ev_fork, &e, sizeof(e));
 }
 
-static void kt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
-			  struct linux_binprm *bprm)
+static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t old_pid,
+					struct linux_binprm *bprm)
 {
 	struct kt_exec e = { .pid = p->pid, .old_pid = old_pid };
 	const char *name = bprm->filename;
@@ -273,8 +279,8 @@ static void kt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			    strnlen(name, PATH_MAX));
 }
 
-static void kt_probe_rename(void *data, struct task_struct *task,
-			    const char *comm)
+static void kt_probe_task_rename(void *data, struct task_struct *task,
+				 const char *comm)
 {
 	struct kt_comm e = { .pid = task->pid };
 
@@ -284,13 +290,13 @@ static void kt_probe_rename(void *data, struct task_struct *task,
 
 /* ---- irq ------------------------------------------------------------ */
 
-static const struct ktrace_enum_value kt_irq_rets[] = {
+static const struct ktrace_enum_value kt_irqret_values[] = {
 	{ IRQ_NONE, "none" }, { IRQ_HANDLED, "handled" },
 	{ IRQ_WAKE_THREAD, "wake_thread" },
 	{ IRQ_HANDLED | IRQ_WAKE_THREAD, "handled|wake_thread" },
 };
 
-static const struct ktrace_enum_value kt_softirqs[] = {
+static const struct ktrace_enum_value kt_softirq_values[] = {
 	{ HI_SOFTIRQ, "HI" }, { TIMER_SOFTIRQ, "TIMER" },
 	{ NET_TX_SOFTIRQ, "NET_TX" }, { NET_RX_SOFTIRQ, "NET_RX" },
 	{ BLOCK_SOFTIRQ, "BLOCK" }, { IRQ_POLL_SOFTIRQ, "IRQ_POLL" },
@@ -304,16 +310,16 @@ static const struct ktrace_field kt_irq_fields[] = {
 
 static const struct ktrace_field kt_irq_exit_fields[] = {
 	KT_FIELD("irq", 0, 30, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("ret", 30, 2, kt_irq_rets),
+	KT_FIELD_ENUM("ret", 30, 2, kt_irqret),
 };
 
 static const struct ktrace_field kt_softirq_fields[] = {
-	KT_FIELD_ENUM("vec", 0, 32, kt_softirqs),
+	KT_FIELD_ENUM("vec", 0, 32, kt_softirq),
 };
 
-static void kt_probe_irq_entry(void *data, int irq, struct irqaction *action);
-static void kt_probe_irq_exit(void *data, int irq, struct irqaction *action,
-			      int ret);
+static void kt_probe_irq_handler_entry(void *data, int irq, struct irqaction *action);
+static void kt_probe_irq_handler_exit(void *data, int irq, struct irqaction *action,
+				      int ret);
 static void kt_probe_softirq_entry(void *data, unsigned int vec);
 static void kt_probe_softirq_exit(void *data, unsigned int vec);
 static void kt_probe_softirq_raise(void *data, unsigned int vec);
@@ -321,30 +327,30 @@ static void kt_probe_timer(void *data, struct timer_list *timer,
 			   unsigned long baseclk);
 static void kt_probe_hrtimer(void *data, struct hrtimer *hrtimer, ktime_t *now);
 
-KT_TP_ENABLE(irq_handler_entry, kt_probe_irq_entry)
-KT_TP_ENABLE(irq_handler_exit, kt_probe_irq_exit)
-KT_TP_ENABLE(softirq_entry, kt_probe_softirq_entry)
-KT_TP_ENABLE(softirq_exit, kt_probe_softirq_exit)
-KT_TP_ENABLE(softirq_raise, kt_probe_softirq_raise)
+KT_TP_ENABLE(irq_handler_entry)
+KT_TP_ENABLE(irq_handler_exit)
+KT_TP_ENABLE(softirq_entry)
+KT_TP_ENABLE(softirq_exit)
+KT_TP_ENABLE(softirq_raise)
 
 KT_EVENT(kt_ev_irq_entry, "irq", "hardirq_entry", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_irq_fields, ktrace_enable_irq_handler_entry);
+	 KTRACE_EVENT_COMPACT, kt_irq, ktrace_enable_irq_handler_entry);
 KT_EVENT(kt_ev_irq_exit, "irq", "hardirq_exit", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_irq_exit_fields, ktrace_enable_irq_handler_exit);
+	 KTRACE_EVENT_COMPACT, kt_irq_exit, ktrace_enable_irq_handler_exit);
 KT_EVENT(kt_ev_softirq_entry, "irq", "softirq_entry", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_softirq_fields, ktrace_enable_softirq_entry);
+	 KTRACE_EVENT_COMPACT, kt_softirq, ktrace_enable_softirq_entry);
 KT_EVENT(kt_ev_softirq_exit, "irq", "softirq_exit", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_softirq_fields, ktrace_enable_softirq_exit);
+	 KTRACE_EVENT_COMPACT, kt_softirq, ktrace_enable_softirq_exit);
 KT_EVENT(kt_ev_softirq_raise, "irq", "softirq_raise", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_softirq_fields, ktrace_enable_softirq_raise);
+	 KTRACE_EVENT_COMPACT, kt_softirq, ktrace_enable_softirq_raise);
 
-static void kt_probe_irq_entry(void *data, int irq, struct irqaction *action)
+static void kt_probe_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
 	ktrace_event_write_compact(&kt_ev_irq_entry, irq);
 }
 
-static void kt_probe_irq_exit(void *data, int irq, struct irqaction *action,
-			      int ret)
+static void kt_probe_irq_handler_exit(void *data, int irq, struct irqaction *action,
+				      int ret)
 {
 	ktrace_event_write_compact(&kt_ev_irq_exit,
 				   ((u32)irq & (BIT(30) - 1)) | ((u32)ret << 30));
@@ -371,14 +377,14 @@ static void kt_probe_softirq_raise(void *data, unsigned int vec)
  * whole jiffies of the wheel; an hrtimer by the nanoseconds between its
  * expiry and the hrtimer interrupt's clock.  Lateness saturates at +-2 s.
  */
-static const struct ktrace_enum_value kt_timer_kinds[] = {
+static const struct ktrace_enum_value kt_timerkind_values[] = {
 	{ 0, "timer" }, { 1, "hrtimer" },
 };
 
 static const struct ktrace_field kt_timer_fields[] = {
 	KT_FIELD("function", 0, 8, KTRACE_DISPLAY_SYMBOL),
 	KT_FIELD_S("late_ns", 8, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("kind", 12, 4, kt_timer_kinds),
+	KT_FIELD_ENUM("kind", 12, 4, kt_timerkind),
 };
 
 struct kt_timer {
@@ -405,7 +411,7 @@ static int ktrace_enable_timer(struct ktrace_event *ev, bool on)
 }
 
 KT_EVENT(kt_ev_timer, "irq", "timer_expire", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED,
-	 kt_timer_fields, ktrace_enable_timer);
+	 kt_timer, ktrace_enable_timer);
 
 static void kt_timer_write(void *fn, s64 late, u32 kind)
 {
@@ -432,6 +438,86 @@ static void kt_probe_hrtimer(void *data, struct hrtimer *hrtimer, ktime_t *now)
 		       ktime_to_ns(ktime_sub(*now, hrtimer_get_expires(hrtimer))), 1);
 }
 
+#if defined(CONFIG_PREEMPTIRQ_TRACEPOINTS) && defined(CONFIG_TRACE_IRQFLAGS)
+/*
+ * irq:irqsoff: a period with interrupts disabled longer than
+ * ktrace.irqsoff_min_ns, with the caller that disabled them; from the
+ * preemptirq tracepoints, which exist when the kernel tracks the IRQ
+ * state (lockdep, the irqsoff tracer).  NMIs are left out: they would
+ * clobber the period they interrupt.
+ */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "ktrace."
+
+static unsigned int irqsoff_min_ns = 10000;
+module_param(irqsoff_min_ns, uint, 0600);
+MODULE_PARM_DESC(irqsoff_min_ns, "shortest interrupts-off period irq:irqsoff records");
+
+static DEFINE_PER_CPU(u64, kt_irqsoff_start);
+static DEFINE_PER_CPU(unsigned long, kt_irqsoff_caller);
+
+static const struct ktrace_field kt_irqsoff_fields[] = {
+	KT_FIELD("caller", 0, 8, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD("duration_ns", 8, 4, KTRACE_DISPLAY_DEC),
+};
+
+struct kt_irqsoff {
+	u64 caller;
+	u32 duration_ns;
+};
+
+static void kt_probe_irq_disable(void *data, unsigned long ip,
+				 unsigned long parent_ip);
+static void kt_probe_irq_enable(void *data, unsigned long ip,
+				unsigned long parent_ip);
+
+static int ktrace_enable_irqsoff(struct ktrace_event *ev, bool on)
+{
+	int ret;
+
+	if (!on) {
+		unregister_trace_irq_disable(kt_probe_irq_disable, NULL);
+		return unregister_trace_irq_enable(kt_probe_irq_enable, NULL);
+	}
+	ret = register_trace_irq_disable(kt_probe_irq_disable, NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_irq_enable(kt_probe_irq_enable, NULL);
+	if (ret)
+		unregister_trace_irq_disable(kt_probe_irq_disable, NULL);
+	return ret;
+}
+
+KT_EVENT(kt_ev_irqsoff, "irq", "irqsoff", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED,
+	 kt_irqsoff, ktrace_enable_irqsoff);
+
+static void kt_probe_irq_disable(void *data, unsigned long ip,
+				 unsigned long parent_ip)
+{
+	if (in_nmi())
+		return;
+	__this_cpu_write(kt_irqsoff_caller, ip);
+	__this_cpu_write(kt_irqsoff_start, local_clock());
+}
+
+static void kt_probe_irq_enable(void *data, unsigned long ip,
+				unsigned long parent_ip)
+{
+	u64 start = __this_cpu_read(kt_irqsoff_start), d;
+	struct kt_irqsoff e;
+
+	if (in_nmi() || !start)
+		return;
+	__this_cpu_write(kt_irqsoff_start, 0);
+	d = local_clock() - start;
+	if (d < READ_ONCE(irqsoff_min_ns))
+		return;
+	e.caller = __this_cpu_read(kt_irqsoff_caller);
+	e.duration_ns = min_t(u64, d, U32_MAX);
+	ktrace_event_write(&kt_ev_irqsoff, &e, sizeof(e));
+}
+#endif
+
 /* ---- syscalls ------------------------------------------------------- */
 
 /*
@@ -455,13 +541,13 @@ static const struct ktrace_field kt_sys_exit_fields[] = {
 static void kt_probe_sys_enter(void *data, struct pt_regs *regs, long id);
 static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret);
 
-KT_TP_ENABLE(sys_enter, kt_probe_sys_enter)
-KT_TP_ENABLE(sys_exit, kt_probe_sys_exit)
+KT_TP_ENABLE(sys_enter)
+KT_TP_ENABLE(sys_exit)
 
 KT_EVENT(kt_ev_sys_enter, "syscalls", "entry", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_sys_enter_fields, ktrace_enable_sys_enter);
+	 KTRACE_EVENT_COMPACT, kt_sys_enter, ktrace_enable_sys_enter);
 KT_EVENT(kt_ev_sys_exit, "syscalls", "exit", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_sys_exit_fields, ktrace_enable_sys_exit);
+	 KTRACE_EVENT_COMPACT, kt_sys_exit, ktrace_enable_sys_exit);
 
 static void kt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -488,7 +574,7 @@ static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
  * One expanded event per request step, 28 bytes: a sector does not fit in
  * two compact payloads beside a device and a size.
  */
-static const struct ktrace_enum_value kt_req_ops[] = {
+static const struct ktrace_enum_value kt_reqop_values[] = {
 	{ REQ_OP_READ, "read" }, { REQ_OP_WRITE, "write" },
 	{ REQ_OP_FLUSH, "flush" }, { REQ_OP_DISCARD, "discard" },
 	{ REQ_OP_SECURE_ERASE, "secure_erase" },
@@ -501,7 +587,7 @@ static const struct ktrace_field kt_block_fields[] = {
 	KT_FIELD("dev", 8, 4, KTRACE_DISPLAY_DEV),
 	KT_FIELD("sector", 0, 8, KTRACE_DISPLAY_DEC),
 	KT_FIELD("bytes", 12, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("op", 18, 1, kt_req_ops),
+	KT_FIELD_ENUM("op", 18, 1, kt_reqop),
 	KT_FIELD("flags", 16, 2, KTRACE_DISPLAY_HEX),
 	KT_FIELD("status", 19, 1, KTRACE_DISPLAY_DEC),
 };
@@ -515,29 +601,29 @@ struct kt_block {
 	u8 status;	/* blk_status_t of a completion */
 };
 
-static void kt_probe_rq_insert(void *data, struct request *rq);
-static void kt_probe_rq_issue(void *data, struct request *rq);
-static void kt_probe_rq_requeue(void *data, struct request *rq);
-static void kt_probe_rq_complete(void *data, struct request *rq,
-				 blk_status_t error, unsigned int nr_bytes);
-static void kt_probe_bio_queue(void *data, struct bio *bio);
+static void kt_probe_block_rq_insert(void *data, struct request *rq);
+static void kt_probe_block_rq_issue(void *data, struct request *rq);
+static void kt_probe_block_rq_requeue(void *data, struct request *rq);
+static void kt_probe_block_rq_complete(void *data, struct request *rq,
+				       blk_status_t error, unsigned int nr_bytes);
+static void kt_probe_block_bio_queue(void *data, struct bio *bio);
 
-KT_TP_ENABLE(block_rq_insert, kt_probe_rq_insert)
-KT_TP_ENABLE(block_rq_issue, kt_probe_rq_issue)
-KT_TP_ENABLE(block_rq_requeue, kt_probe_rq_requeue)
-KT_TP_ENABLE(block_rq_complete, kt_probe_rq_complete)
-KT_TP_ENABLE(block_bio_queue, kt_probe_bio_queue)
+KT_TP_ENABLE(block_rq_insert)
+KT_TP_ENABLE(block_rq_issue)
+KT_TP_ENABLE(block_rq_requeue)
+KT_TP_ENABLE(block_rq_complete)
+KT_TP_ENABLE(block_bio_queue)
 
 KT_EVENT(kt_ev_rq_insert, "block", "rq_insert", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_insert);
+	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_insert);
 KT_EVENT(kt_ev_rq_issue, "block", "rq_issue", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_issue);
+	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_issue);
 KT_EVENT(kt_ev_rq_requeue, "block", "rq_requeue", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_requeue);
+	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_requeue);
 KT_EVENT(kt_ev_rq_complete, "block", "rq_complete", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_rq_complete);
+	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_complete);
 KT_EVENT(kt_ev_bio_queue, "block", "bio_queue", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block_fields, ktrace_enable_block_bio_queue);
+	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_bio_queue);
 
 static void kt_rq_write(struct ktrace_event *ev, struct request *rq,
 			unsigned int bytes, blk_status_t status)
@@ -554,28 +640,28 @@ static void kt_rq_write(struct ktrace_event *ev, struct request *rq,
 	ktrace_event_write(ev, &e, sizeof(e));
 }
 
-static void kt_probe_rq_insert(void *data, struct request *rq)
+static void kt_probe_block_rq_insert(void *data, struct request *rq)
 {
 	kt_rq_write(&kt_ev_rq_insert, rq, blk_rq_bytes(rq), BLK_STS_OK);
 }
 
-static void kt_probe_rq_issue(void *data, struct request *rq)
+static void kt_probe_block_rq_issue(void *data, struct request *rq)
 {
 	kt_rq_write(&kt_ev_rq_issue, rq, blk_rq_bytes(rq), BLK_STS_OK);
 }
 
-static void kt_probe_rq_requeue(void *data, struct request *rq)
+static void kt_probe_block_rq_requeue(void *data, struct request *rq)
 {
 	kt_rq_write(&kt_ev_rq_requeue, rq, blk_rq_bytes(rq), BLK_STS_OK);
 }
 
-static void kt_probe_rq_complete(void *data, struct request *rq,
-				 blk_status_t error, unsigned int nr_bytes)
+static void kt_probe_block_rq_complete(void *data, struct request *rq,
+				       blk_status_t error, unsigned int nr_bytes)
 {
 	kt_rq_write(&kt_ev_rq_complete, rq, nr_bytes, error);
 }
 
-static void kt_probe_bio_queue(void *data, struct bio *bio)
+static void kt_probe_block_bio_queue(void *data, struct bio *bio)
 {
 	struct kt_block e = {
 		.sector = bio->bi_iter.bi_sector,
@@ -619,14 +705,14 @@ static const struct ktrace_field kt_kswapd_sleep_fields[] = {
  * pages were scanned and reclaimed, and why the others were kept.
  * Counts saturate at 65535.
  */
-static const struct ktrace_enum_value kt_lru_kinds[] = {
+static const struct ktrace_enum_value kt_lru_values[] = {
 	{ 0, "anon" }, { 1, "file" },
 };
 
 static const struct ktrace_field kt_shrink_fields[] = {
 	KT_FIELD("nid", 0, 2, KTRACE_DISPLAY_DEC),
 	KT_FIELD("priority", 2, 1, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("lru", 3, 1, kt_lru_kinds),
+	KT_FIELD_ENUM("lru", 3, 1, kt_lru),
 	KT_FIELD("scanned", 4, 2, KTRACE_DISPLAY_DEC),
 	KT_FIELD("reclaimed", 6, 2, KTRACE_DISPLAY_DEC),
 	KT_FIELD("dirty", 8, 2, KTRACE_DISPLAY_DEC),
@@ -687,69 +773,73 @@ struct kt_oom {
 	u16 pad;
 };
 
-static void kt_probe_reclaim_begin(void *data, int order, gfp_t gfp_flags);
-static void kt_probe_reclaim_end(void *data, unsigned long nr_reclaimed);
-static void kt_probe_kswapd_wake(void *data, int nid, int zid, int order);
-static void kt_probe_kswapd_sleep(void *data, int nid);
-static void kt_probe_shrink(void *data, int nid, unsigned long nr_scanned,
-			    unsigned long nr_reclaimed, struct reclaim_stat *stat,
-			    int priority, int file);
-static void kt_probe_oom(void *data, struct task_struct *task, uid_t uid);
+static void kt_probe_mm_vmscan_direct_reclaim_begin(void *data, int order, gfp_t gfp_flags);
+static void kt_probe_mm_vmscan_direct_reclaim_end(void *data, unsigned long nr_reclaimed);
+static void kt_probe_mm_vmscan_kswapd_wake(void *data, int nid, int zid, int order);
+static void kt_probe_mm_vmscan_kswapd_sleep(void *data, int nid);
+static void kt_probe_mm_vmscan_lru_shrink_inactive(void *data, int nid,
+						   unsigned long nr_scanned,
+						   unsigned long nr_reclaimed,
+						   struct reclaim_stat *stat,
+						   int priority, int file);
+static void kt_probe_mark_victim(void *data, struct task_struct *task, uid_t uid);
 
-KT_TP_ENABLE(mm_vmscan_direct_reclaim_begin, kt_probe_reclaim_begin)
-KT_TP_ENABLE(mm_vmscan_direct_reclaim_end, kt_probe_reclaim_end)
-KT_TP_ENABLE(mm_vmscan_kswapd_wake, kt_probe_kswapd_wake)
-KT_TP_ENABLE(mm_vmscan_kswapd_sleep, kt_probe_kswapd_sleep)
-KT_TP_ENABLE(mm_vmscan_lru_shrink_inactive, kt_probe_shrink)
-KT_TP_ENABLE(mark_victim, kt_probe_oom)
+KT_TP_ENABLE(mm_vmscan_direct_reclaim_begin)
+KT_TP_ENABLE(mm_vmscan_direct_reclaim_end)
+KT_TP_ENABLE(mm_vmscan_kswapd_wake)
+KT_TP_ENABLE(mm_vmscan_kswapd_sleep)
+KT_TP_ENABLE(mm_vmscan_lru_shrink_inactive)
+KT_TP_ENABLE(mark_victim)
 
 KT_EVENT(kt_ev_reclaim_begin, "vm", "direct_reclaim_begin", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_reclaim_begin_fields,
+	 KTRACE_EVENT_COMPACT, kt_reclaim_begin,
 	 ktrace_enable_mm_vmscan_direct_reclaim_begin);
 KT_EVENT(kt_ev_reclaim_end, "vm", "direct_reclaim_end", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_reclaim_end_fields,
+	 KTRACE_EVENT_COMPACT, kt_reclaim_end,
 	 ktrace_enable_mm_vmscan_direct_reclaim_end);
 KT_EVENT(kt_ev_kswapd_wake, "vm", "kswapd_wake", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_kswapd_wake_fields, ktrace_enable_mm_vmscan_kswapd_wake);
+	 KTRACE_EVENT_COMPACT, kt_kswapd_wake, ktrace_enable_mm_vmscan_kswapd_wake);
 KT_EVENT(kt_ev_kswapd_sleep, "vm", "kswapd_sleep", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_COMPACT, kt_kswapd_sleep_fields, ktrace_enable_mm_vmscan_kswapd_sleep);
+	 KTRACE_EVENT_COMPACT, kt_kswapd_sleep, ktrace_enable_mm_vmscan_kswapd_sleep);
 KT_EVENT(kt_ev_shrink, "vm", "shrink_inactive", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_shrink_fields,
+	 KTRACE_EVENT_EXPANDED, kt_shrink,
 	 ktrace_enable_mm_vmscan_lru_shrink_inactive);
 KT_EVENT(kt_ev_oom, "vm", "oom_kill", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED,
-	 kt_oom_fields, ktrace_enable_mark_victim);
+	 kt_oom, ktrace_enable_mark_victim);
 
-static void kt_probe_reclaim_begin(void *data, int order, gfp_t gfp_flags)
+static void kt_probe_mm_vmscan_direct_reclaim_begin(void *data, int order, gfp_t gfp_flags)
 {
 	ktrace_event_write_compact(&kt_ev_reclaim_begin,
 				   (order & (BIT(KT_ORDER_BITS) - 1)) |
 				   ((__force u32)gfp_flags << KT_ORDER_BITS));
 }
 
-static void kt_probe_reclaim_end(void *data, unsigned long nr_reclaimed)
+static void kt_probe_mm_vmscan_direct_reclaim_end(void *data, unsigned long nr_reclaimed)
 {
 	ktrace_event_write_compact(&kt_ev_reclaim_end, min(nr_reclaimed, U32_MAX));
 }
 
-static void kt_probe_kswapd_wake(void *data, int nid, int zid, int order)
+static void kt_probe_mm_vmscan_kswapd_wake(void *data, int nid, int zid, int order)
 {
 	ktrace_event_write_compact(&kt_ev_kswapd_wake, (nid & 1023) | ((zid & 7) << 10) |
 				   ((order & (BIT(KT_ORDER_BITS) - 1)) << 13));
 }
 
-static void kt_probe_kswapd_sleep(void *data, int nid)
+static void kt_probe_mm_vmscan_kswapd_sleep(void *data, int nid)
 {
 	ktrace_event_write_compact(&kt_ev_kswapd_sleep, nid & 1023);
 }
 
 static inline u16 kt_sat16(unsigned long v)
 {
-	return min(v, (unsigned long)U16_MAX);
+	return min_t(unsigned long, v, U16_MAX);
 }
 
-static void kt_probe_shrink(void *data, int nid, unsigned long nr_scanned,
-			    unsigned long nr_reclaimed, struct reclaim_stat *stat,
-			    int priority, int file)
+static void kt_probe_mm_vmscan_lru_shrink_inactive(void *data, int nid,
+						   unsigned long nr_scanned,
+						   unsigned long nr_reclaimed,
+						   struct reclaim_stat *stat,
+						   int priority, int file)
 {
 	struct kt_shrink e = {
 		.nid = nid,
@@ -776,7 +866,7 @@ static inline u32 kt_kb(unsigned long pages)
 	return min_t(unsigned long, pages << (PAGE_SHIFT - 10), U32_MAX);
 }
 
-static void kt_probe_oom(void *data, struct task_struct *task, uid_t uid)
+static void kt_probe_mark_victim(void *data, struct task_struct *task, uid_t uid)
 {
 	struct mm_struct *mm = task->mm;
 	struct kt_oom e = {
@@ -807,17 +897,17 @@ static const struct ktrace_field kt_net_fields[] = {
 	KT_FIELD("len", KT_IFINDEX_BITS, 32 - KT_IFINDEX_BITS, KTRACE_DISPLAY_DEC),
 };
 
-static void kt_probe_xmit(void *data, struct sk_buff *skb, int rc,
-			  struct net_device *dev, unsigned int skb_len);
-static void kt_probe_receive(void *data, struct sk_buff *skb);
+static void kt_probe_net_dev_xmit(void *data, struct sk_buff *skb, int rc,
+				  struct net_device *dev, unsigned int skb_len);
+static void kt_probe_netif_receive_skb(void *data, struct sk_buff *skb);
 
-KT_TP_ENABLE(net_dev_xmit, kt_probe_xmit)
-KT_TP_ENABLE(netif_receive_skb, kt_probe_receive)
+KT_TP_ENABLE(net_dev_xmit)
+KT_TP_ENABLE(netif_receive_skb)
 
 KT_EVENT(kt_ev_xmit, "net", "xmit", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
-	 kt_net_fields, ktrace_enable_net_dev_xmit);
+	 kt_net, ktrace_enable_net_dev_xmit);
 KT_EVENT(kt_ev_receive, "net", "receive", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
-	 kt_net_fields, ktrace_enable_netif_receive_skb);
+	 kt_net, ktrace_enable_netif_receive_skb);
 
 static inline u32 kt_net_pack(int ifindex, unsigned int len)
 {
@@ -825,13 +915,13 @@ static inline u32 kt_net_pack(int ifindex, unsigned int len)
 	       (min(len, (unsigned int)BIT(32 - KT_IFINDEX_BITS) - 1) << KT_IFINDEX_BITS);
 }
 
-static void kt_probe_xmit(void *data, struct sk_buff *skb, int rc,
-			  struct net_device *dev, unsigned int skb_len)
+static void kt_probe_net_dev_xmit(void *data, struct sk_buff *skb, int rc,
+				  struct net_device *dev, unsigned int skb_len)
 {
 	ktrace_event_write_compact(&kt_ev_xmit, kt_net_pack(dev->ifindex, skb_len));
 }
 
-static void kt_probe_receive(void *data, struct sk_buff *skb)
+static void kt_probe_netif_receive_skb(void *data, struct sk_buff *skb)
 {
 	ktrace_event_write_compact(&kt_ev_receive,
 				   kt_net_pack(skb->dev ? skb->dev->ifindex : 0, skb->len));
@@ -843,6 +933,9 @@ static struct ktrace_event *const ktrace_probe_events[] __initconst = {
 	&kt_ev_exit, &kt_ev_hang, &kt_ev_fork, &kt_ev_exec, &kt_ev_comm,
 	&kt_ev_irq_entry, &kt_ev_irq_exit, &kt_ev_softirq_entry,
 	&kt_ev_softirq_exit, &kt_ev_softirq_raise, &kt_ev_timer,
+#if defined(CONFIG_PREEMPTIRQ_TRACEPOINTS) && defined(CONFIG_TRACE_IRQFLAGS)
+	&kt_ev_irqsoff,
+#endif
 #ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
 	&kt_ev_sys_enter, &kt_ev_sys_exit,
 #endif
@@ -862,10 +955,11 @@ static int __init ktrace_probes_init(void)
 	unsigned int i;
 	int ret;
 
-	BUILD_BUG_ON(PID_MAX_LIMIT > BIT(KTRACE_PID_BITS));
-	BUILD_BUG_ON(__GFP_BITS_SHIFT > 32 - KT_ORDER_BITS);
-	BUILD_BUG_ON(MAX_PAGE_ORDER >= BIT(KT_ORDER_BITS));
-	BUILD_BUG_ON(NR_SOFTIRQS != ARRAY_SIZE(kt_softirqs));
+	/* What the compact payloads assume. */
+	BUILD_BUG_ON(BIT(KTRACE_PID_BITS) < PID_MAX_LIMIT);
+	BUILD_BUG_ON(KT_ORDER_BITS + __GFP_BITS_SHIFT > 32);
+	BUILD_BUG_ON(BIT(KT_ORDER_BITS) <= MAX_PAGE_ORDER);
+	BUILD_BUG_ON(ARRAY_SIZE(kt_softirq_values) != NR_SOFTIRQS);
 
 	for (i = 0; i < ARRAY_SIZE(ktrace_probe_events); i++) {
 		ret = ktrace_event_register(ktrace_probe_events[i]);

@@ -88,6 +88,8 @@ norm() {
 }
 norm "$TMP/rep" >"$TMP/rep.norm"
 norm "$TMP/ascii" >"$TMP/ascii.norm"
+diff "$TMP/rep.norm" "$TMP/ascii.norm" | grep '^[<>]' | head -n 4 |
+	while read -r l; do ktap_print_msg "$l"; done
 check "report prints the ascii pipe's lines, times and pids aside" \
 	"$(cmp -s "$TMP/rep.norm" "$TMP/ascii.norm" && echo same)/$(wc -l <"$TMP/ascii")" "same/$n"
 

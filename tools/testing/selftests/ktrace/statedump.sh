@@ -72,7 +72,8 @@ sd map | grep " pid=$SLEEPER " | awk '{ s = $6; e = $7; p = $10;
 	print s, e, p }' | sed 's/ $//' >"$TMP/sd_maps"
 check "the sleeper's maps match /proc/PID/maps" \
 	"$(diff "$TMP/proc_maps" "$TMP/sd_maps" | grep -c '^[<>]')" 0
-check "and name its program" "$(grep -c ' /bin/busybox$' "$TMP/sd_maps" | awk '{ print ($1 > 0) }')" 1
+check "and name its program" \
+	"$(grep -c ' /bin/busybox$' "$TMP/sd_maps" | awk '{ print ($1 > 0) }')" 1
 
 # IRQs: the first handler name of every line of /proc/interrupts.
 awk '$1 ~ /^[0-9]+:$/ { sub(":", "", $1); n = split($NF, a, ","); print $1, a[1] }' \
@@ -87,12 +88,14 @@ for d in /sys/class/block/*; do
 	echo "$(cat "$d/dev") ${d##*/}"
 done | sort >"$TMP/sys_bdevs"
 sd blockdev | awk '{ print substr($5, 5), substr($6, 6) }' | tr -d '"' | sort >"$TMP/sd_bdevs"
-check "block devices match /sys/class/block" "$(diff "$TMP/sys_bdevs" "$TMP/sd_bdevs" | grep -c '^[<>]')" 0
+check "block devices match /sys/class/block" \
+	"$(diff "$TMP/sys_bdevs" "$TMP/sd_bdevs" | grep -c '^[<>]')" 0
 for d in /sys/class/net/*; do
 	echo "$(cat "$d/ifindex") ${d##*/}"
 done | sort >"$TMP/sys_nets"
 sd netdev | awk '{ print substr($5, 9), substr($6, 6) }' | tr -d '"' | sort >"$TMP/sd_nets"
-check "interfaces match /sys/class/net" "$(diff "$TMP/sys_nets" "$TMP/sd_nets" | grep -c '^[<>]')" 0
+check "interfaces match /sys/class/net" \
+	"$(diff "$TMP/sys_nets" "$TMP/sd_nets" | grep -c '^[<>]')" 0
 check "modules match /proc/modules" "$(sd module | wc -l)" \
 	"$(cat /proc/modules 2>/dev/null | wc -l)"
 

@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Workload benchmark of the bench job (issue: instrumentation): a fork,
+# exec, pipe and block I/O mix timed with ktrace compiled in but off, with
+# every ktrace event on (overwrite mode), and with the matching ftrace
+# events on; the bytes each tracer wrote for it; and the statedump's
+# duration with about 200 tasks.  Prints "key value" lines.
+KT=/sys/kernel/debug/ktrace
+TR=/sys/kernel/tracing
+ITER=${ITER:-60}
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+mountpoint -q $TR 2>/dev/null || mount -t tracefs nodev $TR
+
+# centiseconds since boot
+now() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
+
+work() {
+	i=0
+	while [ $i -lt "$ITER" ]; do
+		echo "$i" | cat >/dev/null
+		dd if=/dev/zero of=/dev/nullb0 bs=4k count=16 oflag=direct 2>/dev/null
+		i=$((i + 1))
+	done
+}
+
+timed() { t0=$(now); work; echo $(($(now) - t0)); }
+
+# The ftrace events matching ktrace's.
+FT_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new
+sched/sched_migrate_task sched/sched_process_exit sched/sched_process_hang
+sched/sched_process_fork sched/sched_process_exec task/task_rename
+irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit
+irq/softirq_raise timer/timer_expire_entry timer/hrtimer_expire_entry
+raw_syscalls/sys_enter raw_syscalls/sys_exit block/block_bio_queue
+block/block_rq_insert block/block_rq_issue block/block_rq_requeue
+block/block_rq_complete vmscan/mm_vmscan_direct_reclaim_begin
+vmscan/mm_vmscan_direct_reclaim_end vmscan/mm_vmscan_kswapd_wake
+vmscan/mm_vmscan_kswapd_sleep vmscan/mm_vmscan_lru_shrink_inactive
+oom/mark_victim net/net_dev_xmit net/netif_receive_skb"
+
+ft_events() {
+	n=0
+	for e in $FT_EVENTS; do
+		[ -w "$TR/events/$e/enable" ] && echo "$1" >"$TR/events/$e/enable" && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+kt_on() {
+	echo 0 >$KT/enable
+	echo overwrite >$KT/mode
+	echo 16384 >$KT/buffer_size_kb
+	echo 1 >$KT/events/enable
+	[ -d $KT/events/test ] && echo 0 >$KT/events/test/enable
+	echo 0 >$KT/events/statedump/enable
+	echo 1 >$KT/enable
+}
+kt_off() { echo 0 >$KT/enable; echo 0 >$KT/events/enable; }
+# bytes and events written, every CPU and channel
+kt_bytes() { awk '{ for (i = 3; i <= NF; i++) if ($i ~ /^bytes=/) { sub("bytes=", "", $i); b += $i } }
+	END { print b + 0 }' $KT/stats; }
+kt_events() { awk '{ for (i = 3; i <= NF; i++) if ($i ~ /^events=/) { sub("events=", "", $i); b += $i } }
+	END { print b + 0 }' $KT/stats; }
+
+ft_on() {
+	echo 0 >$TR/tracing_on
+	echo 16384 >$TR/buffer_size_kb
+	echo >$TR/trace
+	ft_events 1 >/dev/null
+	echo 1 >$TR/tracing_on
+}
+ft_off() { echo 0 >$TR/tracing_on; ft_events 0 >/dev/null; }
+ft_sum() { cat $TR/per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { s += $2 } END { print s + 0 }'; }
+
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+echo "ftrace_events $(ft_events 0)"
+work >/dev/null	# warm up
+off="" kt="" ft=""
+for r in 1 2 3; do
+	off="$off $(timed)"
+	kt_on
+	kt="$kt $(timed)"
+	kb=$(kt_bytes) ke=$(kt_events)
+	kt_off
+	ft_on
+	ft="$ft $(timed)"
+	fb=$(ft_sum bytes) fe=$(ft_sum entries) fo=$(ft_sum overrun)
+	ft_off
+done
+echo "workload_iterations $ITER"
+echo "workload_cs_off $(echo "$off" | median) ($off)"
+echo "workload_cs_ktrace $(echo "$kt" | median) ($kt)"
+echo "workload_cs_ftrace $(echo "$ft" | median) ($ft)"
+echo "ktrace_bytes $kb"
+echo "ktrace_events $ke"
+echo "ftrace_bytes $fb"
+echo "ftrace_events_written $fe"
+echo "ftrace_overrun $fo"
+
+# The statedump with about 200 tasks.
+i=0
+while [ $i -lt 190 ]; do
+	sleep 1000 &
+	i=$((i + 1))
+done
+echo "tasks $(ls /proc | grep -c '^[0-9]')"
+echo 0 >$KT/events/enable
+echo 1 >$KT/events/statedump/enable
+echo drop >$KT/mode
+echo 1 >$KT/enable
+echo 0 >$KT/enable
+timeout 5 cat $KT/ascii | sed -n 's/.* statedump:end /statedump /p'
+kill $(jobs -p) 2>/dev/null
+exit 0
