@@ -7,7 +7,7 @@
 # duration with about 200 tasks.  Prints "key value" lines.
 KT=/sys/kernel/debug/ktrace
 TR=/sys/kernel/tracing
-ITER=${ITER:-60}
+ITER=${ITER:-200}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 mountpoint -q $TR 2>/dev/null || mount -t tracefs nodev $TR
 
@@ -48,6 +48,8 @@ ft_events() {
 
 kt_on() {
 	echo 0 >$KT/enable
+	# A mode change frees the buffers: every run starts with zero counts.
+	echo drop >$KT/mode
 	echo overwrite >$KT/mode
 	echo 16384 >$KT/buffer_size_kb
 	echo 1 >$KT/events/enable
