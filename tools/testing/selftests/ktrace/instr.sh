@@ -11,7 +11,12 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 35
+# One more test where the preemptirq tracepoints exist.
+if [ -d /sys/kernel/debug/tracing/events/preemptirq ]; then
+	ktap_set_plan 36
+else
+	ktap_set_plan 35
+fi
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -126,8 +131,12 @@ check "timer_list lateness is whole milliseconds of jiffies" \
 		END { print (n > 0) " " bad + 0 }')" "1 0"
 
 # irq:irqsoff exists where the kernel tracks the IRQ state (the debug
-# guest): every period of at least 20 us, with the function that began it.
-if [ -d "$KT/events/irq/irqsoff" ]; then
+# guest: lockdep), as ftrace's preemptirq events do; there, every period
+# of at least 20 us, with the function that began it.
+pi=$( [ -d /sys/kernel/debug/tracing/events/preemptirq ] && echo yes || echo no)
+check "irq:irqsoff exists exactly when the preemptirq tracepoints do" \
+	"$( [ -d "$KT/events/irq/irqsoff" ] && echo yes || echo no)" "$pi"
+if [ "$pi" = yes ]; then
 	P=/sys/module/ktrace/parameters/irqsoff_min_ns
 	old_min=$(cat $P)
 	echo 20000 >$P
@@ -137,8 +146,6 @@ if [ -d "$KT/events/irq/irqsoff" ]; then
 		"$(awk '$4 == "irq:irqsoff" { n++; split($6, d, "=");
 			if (d[2] < 20000 || $5 ~ /caller=0x/) bad++ }
 			END { print (n > 0) " " bad + 0 }' "$TMP/out")" "1 0"
-else
-	ktap_test_skip "irq:irqsoff needs the preemptirq tracepoints (CONFIG_TRACE_IRQFLAGS)"
 fi
 
 # syscalls: one write(2) of 777 bytes to fd 3 of a known pid.
