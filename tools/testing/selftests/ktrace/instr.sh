@@ -155,7 +155,8 @@ sys_work() {
 		>/dev/null
 	ls /nonexistent 2>/dev/null
 }
-traced syscalls sys_work
+# With sched: the switches tell which task runs, for the COMM-PID column.
+traced "syscalls sched" sys_work
 W=$(cat "$TMP/w")
 has "syscalls:exit of write(2) returns 777" "-$W syscalls:exit nr=1 ret=777$"
 # The file descriptor openat(2) returned is the one write(2) is given.
