@@ -125,7 +125,6 @@ static void kt_probe_sched_wakeup(void *data, struct task_struct *p);
 static void kt_probe_sched_wakeup_new(void *data, struct task_struct *p);
 static void kt_probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu);
 static void kt_probe_sched_process_exit(void *data, struct task_struct *p);
-static void kt_probe_sched_process_hang(void *data, struct task_struct *p);
 static void kt_probe_sched_process_fork(void *data, struct task_struct *parent,
 					struct task_struct *child);
 static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -138,7 +137,6 @@ KT_TP_ENABLE(sched_wakeup)
 KT_TP_ENABLE(sched_wakeup_new)
 KT_TP_ENABLE(sched_migrate_task)
 KT_TP_ENABLE(sched_process_exit)
-KT_TP_ENABLE(sched_process_hang)
 KT_TP_ENABLE(sched_process_fork)
 KT_TP_ENABLE(sched_process_exec)
 KT_TP_ENABLE(task_rename)
@@ -159,8 +157,6 @@ KT_EVENT(kt_ev_migrate, "sched", "migrate", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_CO
 	 kt_pid_cpu, ktrace_enable_sched_migrate_task);
 KT_EVENT(kt_ev_exit, "sched", "exit", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
 	 kt_pid, ktrace_enable_sched_process_exit);
-KT_EVENT(kt_ev_hang, "sched", "hang", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
-	 kt_pid, ktrace_enable_sched_process_hang);
 
 static void kt_probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
 				  struct task_struct *next, unsigned int prev_state)
@@ -191,10 +187,20 @@ static void kt_probe_sched_process_exit(void *data, struct task_struct *p)
 	ktrace_event_write_compact(&kt_ev_exit, KT_PACK(p->pid, 0));
 }
 
+#ifdef CONFIG_DETECT_HUNG_TASK
+/* sched:hang: the hung-task detector reported this task. */
+static void kt_probe_sched_process_hang(void *data, struct task_struct *p);
+
+KT_TP_ENABLE(sched_process_hang)
+
+KT_EVENT(kt_ev_hang, "sched", "hang", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
+	 kt_pid, ktrace_enable_sched_process_hang);
+
 static void kt_probe_sched_process_hang(void *data, struct task_struct *p)
 {
 	ktrace_event_write_compact(&kt_ev_hang, KT_PACK(p->pid, 0));
 }
+#endif
 
 /*
  * Names: fork, exec and comm changes go to the medium-rate channel, which
@@ -930,7 +936,11 @@ static void kt_probe_netif_receive_skb(void *data, struct sk_buff *skb)
 
 static struct ktrace_event *const ktrace_probe_events[] __initconst = {
 	&kt_ev_switch, &kt_ev_wakeup, &kt_ev_wakeup_new, &kt_ev_migrate,
-	&kt_ev_exit, &kt_ev_hang, &kt_ev_fork, &kt_ev_exec, &kt_ev_comm,
+	&kt_ev_exit,
+#ifdef CONFIG_DETECT_HUNG_TASK
+	&kt_ev_hang,
+#endif
+	&kt_ev_fork, &kt_ev_exec, &kt_ev_comm,
 	&kt_ev_irq_entry, &kt_ev_irq_exit, &kt_ev_softirq_entry,
 	&kt_ev_softirq_exit, &kt_ev_softirq_raise, &kt_ev_timer,
 #if defined(CONFIG_PREEMPTIRQ_TRACEPOINTS) && defined(CONFIG_TRACE_IRQFLAGS)
