@@ -39,7 +39,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "../event.h"
+#include "probes.h"
 
 /* Maps read per hold of a mm's mmap_lock. */
 #define KT_MAPS_PER_LOCK	64
@@ -55,20 +55,11 @@ static struct ktrace_event var = {					\
 	.nr_fields = ARRAY_SIZE(flds##_fields),				\
 }
 
-#define KT_FIELD(nm, off, sz, disp)					\
-	{ .name = nm, .offset = off, .size = sz, .display = disp }
-
-static const struct ktrace_enum_value kt_sd_states[] = {
-	{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 3, "T" }, { 4, "t" },
-	{ 5, "X" }, { 6, "Z" }, { 7, "P" }, { 8, "I" },
-};
-
 static const struct ktrace_field kt_task_fields[] = {
 	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
 	KT_FIELD("tgid", 4, 4, KTRACE_DISPLAY_DEC),
 	KT_FIELD("ppid", 8, 4, KTRACE_DISPLAY_DEC),
-	{ .name = "state", .offset = 12, .size = 1, .display = KTRACE_DISPLAY_ENUM,
-	  .values = kt_sd_states, .nr_values = ARRAY_SIZE(kt_sd_states) },
+	KT_FIELD_ENUM("state", 12, 1, kt_state),
 	KT_FIELD("kthread", 13, 1, KTRACE_DISPLAY_DEC),
 	KT_FIELD("comm", 16, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
 };

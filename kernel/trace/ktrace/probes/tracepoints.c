@@ -49,7 +49,7 @@
 #include <trace/events/timer.h>
 #include <trace/events/vmscan.h>
 
-#include "../event.h"
+#include "probes.h"
 
 /* Compact payloads: a pid in the low bits, something small above it. */
 #define KT_PID_MASK		(BIT(KTRACE_PID_BITS) - 1)
@@ -80,26 +80,10 @@ static struct ktrace_event var = {					\
 	.enable = en,							\
 }
 
-#define KT_FIELD(nm, off, sz, disp)					\
-	{ .name = nm, .offset = off, .size = sz, .display = disp }
-#define KT_FIELD_S(nm, off, sz, disp)					\
-	{ .name = nm, .offset = off, .size = sz, .display = disp,	\
-	  .flags = KTRACE_FIELD_SIGNED }
-/* An enum field whose values are the array NAME_values. */
-#define KT_FIELD_ENUM(nm, off, sz, tbl)					\
-	{ .name = nm, .offset = off, .size = sz,			\
-	  .display = KTRACE_DISPLAY_ENUM, .values = tbl##_values,	\
-	  .nr_values = ARRAY_SIZE(tbl##_values) }
-
 /* ---- sched ---------------------------------------------------------- */
 
-/*
- * prev_state of sched:switch: the index of the state letter ftrace prints
- * (0 running ... 8 idle), and 9 for a preempted task (ftrace's "R+").
- */
-#define KT_STATE_PREEMPTED	9
-
-static const struct ktrace_enum_value kt_state_values[] = {
+/* prev_state of sched:switch; the statedump reports states with it too. */
+const struct ktrace_enum_value kt_state_values[KT_NR_STATES] = {
 	{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 3, "T" }, { 4, "t" },
 	{ 5, "X" }, { 6, "Z" }, { 7, "P" }, { 8, "I" },
 	{ KT_STATE_PREEMPTED, "R+" },
