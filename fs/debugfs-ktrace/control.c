@@ -18,6 +18,7 @@
  *   # echo drop > /sys/kernel/debug/ktrace/mode
  *   # echo 4096 > /sys/kernel/debug/ktrace/buffer_size_kb
  *   # echo "before the upgrade" > /sys/kernel/debug/ktrace/mark
+ *   # echo "oom delay=100" > /sys/kernel/debug/ktrace/triggers
  *   # cat /sys/kernel/debug/ktrace/stats
  *   cpu0 high events=1200 bytes=9612 dropped=0 overwritten=0 timestamps=3 subbufs=0
  *   ...
@@ -49,7 +50,8 @@ static struct dentry *ktrace_channel_dirs[KTRACE_NR_CHANNELS];
  * ktrace_ctl_get_user() - copy a control write into a string
  * @ubuf: the user buffer
  * @cnt: its length
- * @buf: where the string goes, %KTRACE_CTL_MAX bytes
+ * @buf: where the string goes
+ * @size: bytes at @buf, %KTRACE_CTL_MAX for most files
  *
  * Empty and overlong writes are refused whole, never truncated, so nothing
  * that was not meant gets acted on.  Surrounding white space is removed.
@@ -57,9 +59,10 @@ static struct dentry *ktrace_channel_dirs[KTRACE_NR_CHANNELS];
  * Return: the string inside @buf, or an ERR_PTR(): -EINVAL for an empty or
  * overlong write, -EFAULT for a bad buffer.
  */
-char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf)
+char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf,
+			  size_t size)
 {
-	if (!cnt || cnt >= KTRACE_CTL_MAX)
+	if (!cnt || cnt >= size)
 		return ERR_PTR(-EINVAL);
 	if (copy_from_user(buf, ubuf, cnt))
 		return ERR_PTR(-EFAULT);
@@ -82,7 +85,7 @@ int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on)
 	char buf[KTRACE_CTL_MAX];
 	char *s;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	s = ktrace_ctl_get_user(ubuf, cnt, buf, sizeof(buf));
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	if (strcmp(s, "0") && strcmp(s, "1"))
@@ -145,7 +148,7 @@ static ssize_t mode_write(struct file *file, const char __user *ubuf,
 	char *s;
 	int ret;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	s = ktrace_ctl_get_user(ubuf, cnt, buf, sizeof(buf));
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	for (m = 0; m < KTRACE_NR_TRACE_MODES; m++)
@@ -186,7 +189,7 @@ static ssize_t buffer_size_kb_write(struct file *file, const char __user *ubuf,
 	char *s;
 	int ret;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf);
+	s = ktrace_ctl_get_user(ubuf, cnt, buf, sizeof(buf));
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	if (kstrtoul(s, 10, &kb))
@@ -331,6 +334,7 @@ static int __init ktrace_debugfs_init(void)
 		ktrace_channel_dirs[ch] = debugfs_create_dir(ktrace_channel_name(ch),
 							     ktrace_dir);
 	ktrace_fs_events_init(ktrace_dir);
+	ktrace_fs_triggers_init(ktrace_dir);
 	ktrace_fs_register(&ktrace_fs_ops);
 	return 0;
 }

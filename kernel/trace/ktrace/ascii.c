@@ -46,6 +46,9 @@
  * @rec: the next event, when @have
  * @have: @rec holds an event not printed yet
  * @pid: the task running on the CPU
+ * @back: a dump: the next subbuffer to copy, counted back from the
+ *	newest; -1 once the newest was copied
+ * @skip: a dump: events still to pass over before the last ones
  */
 struct ktrace_ascii_cursor {
 	void *copy;
@@ -55,6 +58,8 @@ struct ktrace_ascii_cursor {
 	struct ktrace_record rec;
 	bool have;
 	int pid;
+	long back;
+	unsigned long skip;
 };
 
 /* Names learned from the trace, by pid: a cache, collisions replace. */
@@ -73,6 +78,7 @@ struct ktrace_ascii_name {
  * @names: names the trace gave pids, %ASCII_NAMES slots by pid
  * @line: the formatted line not yet read
  * @done: bytes of @line already read
+ * @dump: a dump (ktrace_ascii_dump()): subbuffers are copied, not consumed
  */
 struct ktrace_ascii {
 	struct mutex lock;	/* see the kernel-doc above */
@@ -81,11 +87,24 @@ struct ktrace_ascii {
 	struct ktrace_ascii_name *names;
 	struct seq_buf line;
 	size_t done;
+	bool dump;
 };
 
+/* The next subbuffer of a cursor: consumed, or for a dump copied. */
+static int ascii_next_subbuf(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
+			     unsigned int ch, unsigned int cpu)
+{
+	if (!a->dump)
+		return ktrace_channel_take_subbuf(ch, cpu, c->copy, ASCII_SUBBUF_MAX);
+	if (c->back < 0)
+		return -ENODATA;
+	return ktrace_channel_peek_subbuf(ch, cpu, c->back--, c->copy,
+					  ASCII_SUBBUF_MAX);
+}
+
 /* Load the cursor's next event, taking a new subbuffer if needed. */
-static bool ascii_advance(struct ktrace_ascii_cursor *c, unsigned int ch,
-			  unsigned int cpu)
+static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
+			  unsigned int ch, unsigned int cpu)
 {
 	int ret;
 
@@ -93,8 +112,7 @@ static bool ascii_advance(struct ktrace_ascii_cursor *c, unsigned int ch,
 		if (c->pos >= c->size) {
 			const struct ktrace_subbuf_header *h = c->copy;
 
-			ret = ktrace_channel_take_subbuf(ch, cpu, c->copy,
-							 ASCII_SUBBUF_MAX);
+			ret = ascii_next_subbuf(a, c, ch, cpu);
 			if (ret < (int)sizeof(*h))
 				return false;
 			c->size = ret;
@@ -111,6 +129,10 @@ static bool ascii_advance(struct ktrace_ascii_cursor *c, unsigned int ch,
 		}
 		c->pos += ret;
 		c->have = c->rec.id != KTRACE_ID_TIMESTAMP;
+		if (c->have && c->skip) {
+			c->skip--;
+			c->have = false;
+		}
 	}
 	return true;
 }
@@ -174,8 +196,15 @@ static void ascii_learn(struct ktrace_ascii *a, const struct ktrace_event *ev,
 	memcpy(n->comm, rec->data + commf->offset, min_t(size_t, commf->size, TASK_COMM_LEN - 1));
 }
 
-/* A string, quoted and escaped as in C, other unprintable bytes as \xHH. */
-static void ascii_string(struct seq_buf *s, const char *str, size_t len)
+/**
+ * ktrace_ascii_string() - a string as the ascii formats print it
+ * @s: where to
+ * @str: the string
+ * @len: its length
+ *
+ * Quoted and escaped as in C, other unprintable bytes as \xHH.
+ */
+void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len)
 {
 	size_t i;
 
@@ -213,7 +242,7 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 			return;
 		}
 		len = strnlen(rec->data + f->offset, len);
-		ascii_string(s, rec->data + f->offset, len);
+		ktrace_ascii_string(s, rec->data + f->offset, len);
 		return;
 	}
 	if (compact) {
@@ -320,7 +349,7 @@ static bool ascii_next_line(struct ktrace_ascii *a)
 		for (cpu = 0; cpu < a->nr_cpus; cpu++) {
 			struct ktrace_ascii_cursor *c = &a->cur[ch * a->nr_cpus + cpu];
 
-			if (!cpu_possible(cpu) || !ascii_advance(c, ch, cpu))
+			if (!cpu_possible(cpu) || !ascii_advance(a, c, ch, cpu))
 				continue;
 			if (!best || c->rec.clock < best->rec.clock) {
 				best = c;
@@ -398,6 +427,74 @@ void ktrace_ascii_release(struct ktrace_ascii *a)
 	kvfree(a->names);
 	kfree(a->cur);
 	kfree(a);
+}
+
+/* Events in one copied subbuffer. */
+static unsigned long ascii_count(const void *copy, size_t size)
+{
+	struct ktrace_record rec;
+	size_t pos = sizeof(struct ktrace_subbuf_header);
+	unsigned long n = 0;
+	u64 clock = 0;
+	int ret;
+
+	while (pos < size) {
+		ret = ktrace_decode_record(copy + pos, size - pos, &clock, &rec);
+		if (ret <= 0)
+			break;
+		pos += ret;
+		n += rec.id != KTRACE_ID_TIMESTAMP;
+	}
+	return n;
+}
+
+/**
+ * ktrace_ascii_dump() - print the last events to the console
+ * @a: a reader, opened beforehand and used for nothing else
+ * @last: events per CPU and channel
+ *
+ * For a panic, when user space will never read the trace: the last @last
+ * events of every CPU's high and medium-rate streams, merged in time
+ * order, as ascii lines at KERN_EMERG, as ftrace_dump_on_oops does, so
+ * that they reach the serial console or netconsole.  Allocates nothing,
+ * takes no lock and consumes nothing: call it with the writers frozen and
+ * the other CPUs stopped.
+ */
+void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
+{
+	unsigned int ch, cpu;
+	unsigned long lines = 0;
+
+	a->dump = true;
+	for (ch = 0; ch < ASCII_CHANNELS; ch++) {
+		for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+			struct ktrace_ascii_cursor *c = &a->cur[ch * a->nr_cpus + cpu];
+			unsigned long n = 0;
+			long back = 0;
+			int ret;
+
+			/* Walk back from the newest until @last events are covered. */
+			while (n < last) {
+				ret = ktrace_channel_peek_subbuf(ch, cpu, back, c->copy,
+								 ASCII_SUBBUF_MAX);
+				if (ret <= 0)
+					break;
+				n += ascii_count(c->copy, ret);
+				back++;
+			}
+			c->back = back - 1;
+			c->skip = n > last ? n - last : 0;
+			c->pos = 0;
+			c->size = 0;
+			c->have = false;
+		}
+	}
+	pr_emerg("ktrace: the last %u events per CPU and channel:\n", last);
+	while (ascii_next_line(a)) {
+		pr_emerg("%.*s", (int)seq_buf_used(&a->line), a->line.buffer);
+		lines++;
+	}
+	pr_emerg("ktrace: end of dump, %lu events\n", lines);
 }
 
 static bool ascii_delivered_since(unsigned long seen)

@@ -386,6 +386,53 @@ void ktrace_buf_flush(struct ktrace_buf *buf)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_flush);
 
 /**
+ * ktrace_buf_peek() - copy a subbuffer out without consuming it
+ * @buf: the buffer, its writers stopped or frozen
+ * @back: 0 for the subbuffer being written (or the last one, if none is
+ *	open), 1 for the one before it, and so on
+ * @dst: where the header and records go
+ * @max: bytes at @dst, at least a subbuffer
+ *
+ * For the dump at a panic, where other CPUs are stopped wherever they
+ * were: lockless, and it trusts nothing it reads.  The copy of an open
+ * subbuffer gets the data size written so far; a record a stopped CPU
+ * had reserved but not written may decode as garbage at its end.
+ *
+ * Return: the bytes copied, -ENODATA if there is no such subbuffer (never
+ * written, or overwritten since), -ENOSPC if @max is too small.
+ */
+int ktrace_buf_peek(struct ktrace_buf *buf, unsigned long back, void *dst,
+		    size_t max)
+{
+	unsigned long sb_size = 1UL << buf->sb_shift;
+	unsigned long off = local_read(&buf->offset);
+	unsigned long pos = off & (sb_size - 1);
+	unsigned long top = off >> buf->sb_shift, sb;
+	struct ktrace_subbuf_header *h = dst;
+	size_t len;
+
+	if (max < sb_size)
+		return -ENOSPC;
+	if (!pos) {
+		if (!top)
+			return -ENODATA;
+		top--;
+	}
+	if (back > top || back >= (1UL << buf->nr_shift))
+		return -ENODATA;
+	sb = top - back;
+	memcpy(dst, ktrace_buf_ptr(buf, sb << buf->sb_shift), sb_size);
+	if (h->magic != KTRACE_MAGIC || h->seq != sb)
+		return -ENODATA;
+	len = sb == off >> buf->sb_shift ? pos : sizeof(*h) + h->data_size;
+	if (len < KTRACE_SUBBUF_START || len > sb_size)
+		return -ENODATA;
+	h->data_size = len - sizeof(*h);
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_peek);
+
+/**
  * ktrace_buf_clock_changed() - have a timestamp record before the next record
  * @buf: the buffer
  *

@@ -133,6 +133,8 @@ struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
 				     bool overwrite);
 void ktrace_buf_destroy(struct ktrace_buf *buf);
 void ktrace_buf_flush(struct ktrace_buf *buf);
+int ktrace_buf_peek(struct ktrace_buf *buf, unsigned long back, void *dst,
+		    size_t max);
 void ktrace_buf_clock_changed(struct ktrace_buf *buf);
 void ktrace_buf_sync(struct ktrace_buf *buf);
 void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st);

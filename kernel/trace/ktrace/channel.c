@@ -419,6 +419,31 @@ out:
 }
 
 /**
+ * ktrace_channel_peek_subbuf() - copy a subbuffer of a stream, unconsumed
+ * @ch: enum ktrace_channel_id
+ * @cpu: the CPU
+ * @back: 0 for the newest subbuffer, 1 for the one before, ...
+ * @dst: where it is copied
+ * @max: bytes at @dst
+ *
+ * For the panic dump: no lock, as the other CPUs are stopped and may hold
+ * any.  See ktrace_buf_peek().
+ *
+ * Return: the bytes copied, or -ENODATA.
+ */
+int ktrace_channel_peek_subbuf(unsigned int ch, unsigned int cpu,
+			       unsigned long back, void *dst, size_t max)
+{
+	struct ktrace_channel *c = &ktrace_channels[ch];
+	struct ktrace_buf *buf;
+
+	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
+	if (!buf)
+		return -ENODATA;
+	return ktrace_buf_peek(buf, back, dst, max);
+}
+
+/**
  * ktrace_channels_flush_live() - close partly filled subbuffers while tracing
  *
  * For a reader waiting on a slow stream: on every CPU, the current

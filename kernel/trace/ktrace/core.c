@@ -40,8 +40,21 @@
  * the allocation of the channels.
  */
 DEFINE_MUTEX(ktrace_mutex);
-/* Written under ktrace_mutex; writers read it locklessly with READ_ONCE(). */
+/*
+ * The writers' gate: written under ktrace_mutex, and cleared without it by
+ * ktrace_freeze(); writers read it locklessly with READ_ONCE().
+ */
 bool ktrace_tracing;
+/*
+ * Under ktrace_mutex: started and not stopped yet.  A trace frozen by a
+ * trigger is still running, its gate closed, until ktrace_stop_frozen()
+ * stops it: the buffers must not be freed or resized in between.
+ */
+static bool ktrace_running;
+/* Set by ktrace_freeze(), cleared at a start: keeps the gate closed. */
+static bool ktrace_frozen;
+/* Under ktrace_mutex, read locklessly: which trace a freeze belongs to. */
+static unsigned long ktrace_generation;
 /* Under ktrace_mutex. */
 static enum ktrace_trace_mode ktrace_mode = KTRACE_TRACE_HYBRID;
 static unsigned long ktrace_buffer_kb = KTRACE_BUFFER_KB_DEFAULT;
@@ -189,6 +202,32 @@ u64 ktrace_clock_ns(u64 clock)
 	return mono > delta ? mono - delta : 0;
 }
 
+/**
+ * ktrace_clock_delta_ns() - a duration of the trace clock in nanoseconds
+ * @units: the duration, in (shifted) trace clock units
+ *
+ * Return: nanoseconds.
+ */
+u64 ktrace_clock_delta_ns(u64 units)
+{
+	return mul_u64_u64_div_u64(units << ktrace_clock.shift, NSEC_PER_SEC,
+				   ktrace_clock.freq_hz);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_delta_ns);
+
+/**
+ * ktrace_clock_units() - a duration in nanoseconds in trace clock units
+ * @ns: the duration; at most an hour, so that nothing overflows
+ *
+ * Return: the (shifted) trace clock units, rounded down.
+ */
+u64 ktrace_clock_units(u64 ns)
+{
+	return mul_u64_u64_div_u64(ns, ktrace_clock.freq_hz, NSEC_PER_SEC) >>
+	       ktrace_clock.shift;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_units);
+
 static void __init ktrace_clock_init(void)
 {
 #ifdef CONFIG_X86
@@ -236,7 +275,12 @@ bool ktrace_clock_check(void)
 static void ktrace_start_writers(void)
 {
 	ktrace_clock_set_ref();
-	WRITE_ONCE(ktrace_tracing, true);
+	/*
+	 * A trigger freezing the trace between this read and the store below
+	 * (while the clock watcher restarts the writers) leaves a few more
+	 * events; its stop work then stops the trace all the same.
+	 */
+	WRITE_ONCE(ktrace_tracing, !READ_ONCE(ktrace_frozen));
 	ktrace_metadata_write();
 	if (static_branch_likely(&ktrace_clock_tsc))
 		schedule_delayed_work(&ktrace_clock_work, HZ);
@@ -304,6 +348,15 @@ int ktrace_register_start_notifier(struct notifier_block *nb)
 	return blocking_notifier_chain_register(&ktrace_start_chain, nb);
 }
 
+/* Under ktrace_mutex: stop the writers and make what they wrote readable. */
+static void __ktrace_stop(void)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	ktrace_stop_writers();
+	ktrace_channels_flush();
+	ktrace_running = false;
+}
+
 /**
  * ktrace_set_enabled() - start or stop tracing
  * @on: true to start, false to stop
@@ -320,7 +373,7 @@ int ktrace_set_enabled(bool on)
 	int ret = 0;
 
 	mutex_lock(&ktrace_mutex);
-	if (on == ktrace_tracing)
+	if (on == ktrace_running)
 		goto out;
 	if (on) {
 		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K, ktrace_mode);
@@ -328,16 +381,66 @@ int ktrace_set_enabled(bool on)
 			ktrace_clock_check();
 			/* Every start begins with a timestamp record. */
 			ktrace_channels_clock_changed();
+			WRITE_ONCE(ktrace_generation, ktrace_generation + 1);
+			WRITE_ONCE(ktrace_frozen, false);
+			ktrace_running = true;
 			ktrace_start_writers();
 			blocking_notifier_call_chain(&ktrace_start_chain, 0, NULL);
 		}
 	} else {
-		ktrace_stop_writers();
-		ktrace_channels_flush();
+		__ktrace_stop();
 	}
 out:
 	mutex_unlock(&ktrace_mutex);
 	return ret;
+}
+
+/**
+ * ktrace_generation_read() - which trace is running
+ *
+ * Return: a number that changes at every start; any context.
+ */
+unsigned long ktrace_generation_read(void)
+{
+	return READ_ONCE(ktrace_generation);
+}
+
+/**
+ * ktrace_freeze() - close the writers' gate now
+ *
+ * Any context, NMI included: a trigger freezes the flight recorder at the
+ * moment of the bug, before anything else can overwrite the history.  The
+ * writers inside the write path finish their event.  The trace stays
+ * running (its buffers kept) until ktrace_stop_frozen(), from process
+ * context, makes it readable.
+ */
+void ktrace_freeze(void)
+{
+	WRITE_ONCE(ktrace_frozen, true);
+	WRITE_ONCE(ktrace_tracing, false);
+}
+
+/**
+ * ktrace_stop_frozen() - stop the trace a trigger froze
+ * @gen: ktrace_generation_read() when the trigger fired
+ *
+ * Process context.  Stops the trace as writing "0" to enable does, unless
+ * it was stopped, or stopped and started again, since the trigger fired.
+ *
+ * Return: true if this call stopped it.
+ */
+bool ktrace_stop_frozen(unsigned long gen)
+{
+	bool stopped = false;
+
+	mutex_lock(&ktrace_mutex);
+	if (ktrace_running && gen == ktrace_generation) {
+		ktrace_freeze();
+		__ktrace_stop();
+		stopped = true;
+	}
+	mutex_unlock(&ktrace_mutex);
+	return stopped;
 }
 
 /**
@@ -365,7 +468,7 @@ int ktrace_set_mode(enum ktrace_trace_mode mode)
 	int ret = 0;
 
 	mutex_lock(&ktrace_mutex);
-	if (ktrace_tracing) {
+	if (ktrace_running) {
 		ret = -EBUSY;
 	} else if (mode != ktrace_mode) {
 		ktrace_mode = mode;
@@ -403,7 +506,7 @@ int ktrace_set_buffer_size_kb(unsigned long kb)
 		return -EINVAL;
 	kb = roundup_pow_of_two(kb);
 	mutex_lock(&ktrace_mutex);
-	if (ktrace_tracing) {
+	if (ktrace_running) {
 		ret = -EBUSY;
 	} else if (kb != ktrace_buffer_kb) {
 		ktrace_buffer_kb = kb;

@@ -106,6 +106,23 @@ unsigned long ktrace_get_buffer_size_kb(void);
 int ktrace_mark(const char *text, size_t len);
 struct notifier_block;
 int ktrace_register_start_notifier(struct notifier_block *nb);
+unsigned long ktrace_generation_read(void);
+void ktrace_freeze(void);
+bool ktrace_stop_frozen(unsigned long gen);
+u64 ktrace_clock_delta_ns(u64 units);
+u64 ktrace_clock_units(u64 ns);
+
+/* trigger.c: the triggers. */
+#define KTRACE_TRIGGER_SPEC_MAX		128
+#define KTRACE_TRIGGER_REASON_MAX	128
+int ktrace_trigger_write(char *spec);
+struct seq_file;
+struct file;
+struct poll_table_struct;
+void ktrace_triggers_show(struct seq_file *m);
+int ktrace_trigger_user(const char *text, size_t len);
+ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
+__poll_t ktrace_trigger_pipe_poll(struct file *file, struct poll_table_struct *pt);
 
 /* ascii.c: the text pipe. */
 struct ktrace_ascii;
@@ -113,6 +130,9 @@ struct ktrace_ascii *ktrace_ascii_open(void);
 ssize_t ktrace_ascii_read(struct ktrace_ascii *a, char __user *ubuf,
 			  size_t cnt, bool nonblock);
 void ktrace_ascii_release(struct ktrace_ascii *a);
+void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
+struct seq_buf;
+void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
 
 /* channel.c */
 struct ktrace_buf_stats;
@@ -125,6 +145,8 @@ bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
 const char *ktrace_channel_name(unsigned int ch);
 int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
 			       size_t max);
+int ktrace_channel_peek_subbuf(unsigned int ch, unsigned int cpu,
+			       unsigned long back, void *dst, size_t max);
 void ktrace_channels_flush_live(void);
 u64 ktrace_clock_ns(u64 clock);
 void ktrace_clock_set_ref(void);

@@ -10,7 +10,8 @@
  * DATA (default empty) is written as is; with -n it is repeated or cut to
  * exactly SIZE bytes.  Prints "ok N" for N bytes written, or the errno name
  * (for example "EINVAL").  With -R, do one non-blocking read(2) of up to
- * 4096 bytes instead, and print the same way.  Exit status: 0 on success,
+ * 4096 bytes instead, and print the same way, followed by what was read.
+ * Exit status: 0 on success,
  * 1 if the call failed, 2 for a usage or setup error.
  */
 #define _GNU_SOURCE
@@ -55,6 +56,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("ok %zd\n", ret);
+		fwrite(rbuf, 1, ret, stdout);
 		return 0;
 	}
 	if (optind >= argc || argc - optind > 2)

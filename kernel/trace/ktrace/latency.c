@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace latency triggers: fire when the time between a beginning and its
+ * end exceeds a threshold, or when the end has not come by then.
+ *
+ *   kind     begins at              ends at                key
+ *   block    block_rq_issue         block_rq_complete      dev, sector
+ *   wakeup   sched_wakeup(_new)     sched_switch to it     pid
+ *   syscall  sys_enter              sys_exit               pid
+ *   irq      irq_handler_entry      irq_handler_exit       CPU
+ *
+ * The matcher is a table of %KTRACE_LAT_SLOTS slots allocated when the
+ * trigger is armed (as in the latency-tracker): a key may sit in any of
+ * %KTRACE_LAT_PROBES consecutive slots from its hash.  The probes run in
+ * any context, the runqueue lock held or in an interrupt handler, so
+ * they take no lock and allocate nothing; a beginning that finds no free
+ * slot is counted as untracked.  A slot is owned by whoever changes its
+ * fields with cmpxchg:
+ *
+ *   free     key == 0
+ *   filling  key set by the beginning's cmpxchg, start still 0
+ *   in use   start != 0, published with a release store
+ *   claimed  start set back to 0 by the end, a timeout or a forget; the
+ *            claimer then frees the slot by clearing key
+ *
+ * A lookup tries all of a key's slots (free ones do not end the search),
+ * so freeing never hides a key.  Keys of one kind never begin twice at
+ * once on two CPUs (a task is woken under its pi_lock, a request issued
+ * once, a task enters one system call at a time), so a key is never in
+ * two slots.  An end that finds its slot still filling (a beginning and
+ * end nanoseconds apart, on two CPUs) misses it; the slot then times out.
+ *
+ * A timer scans the table every threshold (at least every
+ * %KTRACE_LAT_SCAN_MIN_MS) and fires on pairs older than the threshold:
+ * a request that never completes, a task that is never run.  Pairs begun
+ * before the current trace started are dropped without firing.
+ */
+#define pr_fmt(fmt) "ktrace: " fmt
+
+#include <linux/blkdev.h>
+#include <linux/hash.h>
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+#include <asm/syscall.h>
+#include <trace/events/block.h>
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
+
+#include "ktrace_internal.h"
+#include "trigger.h"
+
+#define KTRACE_LAT_BITS		ilog2(KTRACE_LAT_SLOTS)
+#define KTRACE_LAT_USED		BIT_ULL(63)
+#define KTRACE_LAT_SCAN_MIN_MS	10
+/*
+ * Block keys: a 23-bit hash of the dev_t above the low 40 bits of the
+ * sector (512 TiB); the dev_t itself is kept in the slot's info.
+ */
+#define KTRACE_LAT_SECTOR_BITS	40
+
+static struct ktrace_lat_slot *ktrace_lat_slot(struct ktrace_latency *l,
+					       u64 key, unsigned int i)
+{
+	return &l->slots[(hash_64(key, KTRACE_LAT_BITS) + i) & (KTRACE_LAT_SLOTS - 1)];
+}
+
+/* Claim an in-use slot: true if this caller now owns its start. */
+static bool ktrace_lat_claim(struct ktrace_lat_slot *s, u64 start)
+{
+	return start && cmpxchg64(&s->start, start, 0) == start;
+}
+
+/* Free a claimed slot. */
+static void ktrace_lat_free(struct ktrace_lat_slot *s)
+{
+	/* The start cleared before the key: a new owner finds start 0. */
+	smp_store_release(&s->key, 0);
+}
+
+/**
+ * ktrace_lat_begin() - a pair begins
+ * @l: the matcher
+ * @key: what identifies the pair, below 2^63
+ * @now: trace clock
+ * @info: kept with it for the report (a system call number, an IRQ)
+ * @restart: if @key is in flight already: true to begin again from @now,
+ *	false to keep the earlier beginning
+ *
+ * Return: true if the pair is tracked, false if there was no free slot
+ * (counted in @l->untracked).
+ */
+bool ktrace_lat_begin(struct ktrace_latency *l, u64 key, u64 now, u32 info,
+		      bool restart)
+{
+	struct ktrace_lat_slot *s;
+	unsigned int i;
+	u64 start;
+
+	key |= KTRACE_LAT_USED;
+	now = now ?: 1;
+	for (i = 0; i < KTRACE_LAT_PROBES; i++) {
+		s = ktrace_lat_slot(l, key, i);
+		if (READ_ONCE(s->key) != key)
+			continue;
+		start = READ_ONCE(s->start);
+		if (!restart && start)
+			return true;
+		if (start && cmpxchg64(&s->start, start, now) == start) {
+			WRITE_ONCE(s->info, info);
+			return true;
+		}
+	}
+	for (i = 0; i < KTRACE_LAT_PROBES; i++) {
+		s = ktrace_lat_slot(l, key, i);
+		if (READ_ONCE(s->key) || cmpxchg64(&s->key, 0, key))
+			continue;
+		WRITE_ONCE(s->info, info);
+		/* The slot's fields before its start: pairs with the acquire loads. */
+		smp_store_release(&s->start, now);
+		return true;
+	}
+	atomic_long_inc(&l->untracked);
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_begin);
+
+/**
+ * ktrace_lat_end() - a pair ends
+ * @l: the matcher
+ * @key: as given to ktrace_lat_begin()
+ * @now: trace clock
+ * @since: trace clock at the start of the trace: earlier beginnings are
+ *	from a previous trace, and dropped
+ * @elapsed: set to the time since the beginning, if found
+ * @info: set to what the beginning kept, if found
+ *
+ * Return: true if the pair was found and took longer than the threshold.
+ */
+bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
+		    u64 *elapsed, u32 *info)
+{
+	struct ktrace_lat_slot *s;
+	unsigned int i;
+	u64 start;
+
+	key |= KTRACE_LAT_USED;
+	for (i = 0; i < KTRACE_LAT_PROBES; i++) {
+		s = ktrace_lat_slot(l, key, i);
+		if (READ_ONCE(s->key) != key)
+			continue;
+		start = smp_load_acquire(&s->start);
+		if (!ktrace_lat_claim(s, start))
+			continue;
+		*info = READ_ONCE(s->info);
+		ktrace_lat_free(s);
+		if (start < since)
+			return false;
+		*elapsed = now > start ? now - start : 0;
+		return *elapsed > l->threshold;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_end);
+
+/**
+ * ktrace_lat_forget() - a pair will never end (its task exited)
+ * @l: the matcher
+ * @key: as given to ktrace_lat_begin()
+ */
+void ktrace_lat_forget(struct ktrace_latency *l, u64 key)
+{
+	u64 elapsed;
+	u32 info;
+
+	ktrace_lat_end(l, key, 0, U64_MAX, &elapsed, &info);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_forget);
+
+/**
+ * ktrace_lat_expired() - find a pair older than the threshold
+ * @l: the matcher
+ * @now: trace clock
+ * @since: trace clock at the start of the trace; older pairs are dropped
+ * @key: set to the key of the pair found
+ * @elapsed: set to its age
+ * @info: set to what its beginning kept
+ *
+ * The pair found is removed: call again for the next.
+ *
+ * Return: true if one was found.
+ */
+bool ktrace_lat_expired(struct ktrace_latency *l, u64 now, u64 since,
+			u64 *key, u64 *elapsed, u32 *info)
+{
+	struct ktrace_lat_slot *s;
+	unsigned int i;
+	u64 start, k;
+
+	for (i = 0; i < KTRACE_LAT_SLOTS; i++) {
+		s = &l->slots[i];
+		k = READ_ONCE(s->key);
+		if (!k)
+			continue;
+		start = smp_load_acquire(&s->start);
+		if (!start || (start >= since && (now <= start || now - start <= l->threshold)))
+			continue;
+		if (!ktrace_lat_claim(s, start))
+			continue;
+		*info = READ_ONCE(s->info);
+		ktrace_lat_free(s);
+		if (start < since)
+			continue;
+		*key = k & ~KTRACE_LAT_USED;
+		*elapsed = now - start;
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_expired);
+
+/* The trace clock now, and when the trace started; false when not tracing. */
+static __always_inline bool ktrace_lat_clock(u64 *now, u64 *since)
+{
+	u64 mono;
+
+	if (!READ_ONCE(ktrace_tracing))
+		return false;
+	*now = ktrace_clock_read();
+	ktrace_clock_get_ref(since, &mono);
+	return true;
+}
+
+/*
+ * Fire the trigger for a pair that took too long, or (@timeout) has not
+ * ended after the threshold.  @task is the task concerned, if known.
+ */
+static void ktrace_lat_fire(struct ktrace_latency *l, u64 key, u32 info,
+			    u64 elapsed, struct task_struct *task, bool timeout)
+{
+	struct ktrace_trigger_cause c = {
+		.value = ktrace_clock_delta_ns(elapsed),
+	};
+	char reason[KTRACE_TRIGGER_REASON_MAX];
+	int len = 0;
+
+	switch (l->trigger->spec.lat) {
+	case KTRACE_LAT_BLOCK:
+		len = scnprintf(reason, sizeof(reason), "block %u:%u sector %llu",
+				MAJOR((dev_t)info), MINOR((dev_t)info),
+				key & (BIT_ULL(KTRACE_LAT_SECTOR_BITS) - 1));
+		break;
+	case KTRACE_LAT_WAKEUP:
+		c.pid = key;
+		len = scnprintf(reason, sizeof(reason), "wakeup to running");
+		break;
+	case KTRACE_LAT_SYSCALL:
+		c.pid = key;
+		len = scnprintf(reason, sizeof(reason), "syscall %u", info);
+		break;
+	case KTRACE_LAT_IRQ:
+		len = scnprintf(reason, sizeof(reason), "irq %u handler on cpu %llu",
+				info, key);
+		break;
+	}
+	if (timeout)
+		scnprintf(reason + len, sizeof(reason) - len, ", no end yet");
+	c.reason = reason;
+	rcu_read_lock();
+	if (!task && c.pid)
+		task = find_task_by_pid_ns(c.pid, &init_pid_ns);
+	c.task = task;
+	ktrace_trigger_fire(l->trigger, &c);
+	rcu_read_unlock();
+}
+
+static void ktrace_lat_begin_now(struct ktrace_latency *l, u64 key, u32 info,
+				 bool restart)
+{
+	u64 now, since;
+
+	if (ktrace_lat_clock(&now, &since))
+		ktrace_lat_begin(l, key, now, info, restart);
+}
+
+static void ktrace_lat_end_now(struct ktrace_latency *l, u64 key,
+			       struct task_struct *task)
+{
+	u64 now, since, elapsed;
+	u32 info;
+
+	if (ktrace_lat_clock(&now, &since) &&
+	    ktrace_lat_end(l, key, now, since, &elapsed, &info))
+		ktrace_lat_fire(l, key, info, elapsed, task, false);
+}
+
+#ifdef CONFIG_BLOCK
+static dev_t ktrace_lat_rq_dev(struct request *rq)
+{
+	return rq->q->disk ? disk_devt(rq->q->disk) : 0;
+}
+
+static u64 ktrace_lat_rq_key(struct request *rq)
+{
+	u64 sector = blk_rq_pos(rq) & (BIT_ULL(KTRACE_LAT_SECTOR_BITS) - 1);
+
+	return (u64)hash_32(ktrace_lat_rq_dev(rq), 63 - KTRACE_LAT_SECTOR_BITS) <<
+	       KTRACE_LAT_SECTOR_BITS | sector;
+}
+
+/* A requeued request issued again keeps its first issue. */
+static void ktrace_lat_rq_issue(void *data, struct request *rq)
+{
+	ktrace_lat_begin_now(data, ktrace_lat_rq_key(rq), ktrace_lat_rq_dev(rq),
+			     false);
+}
+
+static void ktrace_lat_rq_complete(void *data, struct request *rq,
+				   blk_status_t error, unsigned int nr_bytes)
+{
+	ktrace_lat_end_now(data, ktrace_lat_rq_key(rq), NULL);
+}
+
+static int ktrace_lat_block(struct ktrace_latency *l, bool on)
+{
+	int ret;
+
+	if (!on)
+		goto off;
+	ret = register_trace_prio_block_rq_issue(ktrace_lat_rq_issue, l,
+						 KTRACE_TRIGGER_PRIO);
+	if (ret)
+		return ret;
+	ret = register_trace_prio_block_rq_complete(ktrace_lat_rq_complete, l,
+						    KTRACE_TRIGGER_PRIO);
+	if (ret)
+		goto issue;
+	return 0;
+off:
+	unregister_trace_block_rq_complete(ktrace_lat_rq_complete, l);
+issue:
+	unregister_trace_block_rq_issue(ktrace_lat_rq_issue, l);
+	return on ? ret : 0;
+}
+#else
+static int ktrace_lat_block(struct ktrace_latency *l, bool on)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/*
+ * A wakeup begins the wait to run, unless the task is running already (a
+ * wakeup of a running task ends nothing later).  The first wakeup counts.
+ */
+static void ktrace_lat_wakeup(void *data, struct task_struct *p)
+{
+#ifdef CONFIG_SMP
+	if (READ_ONCE(p->on_cpu))
+		return;
+#endif
+	ktrace_lat_begin_now(data, p->pid, 0, false);
+}
+
+static void ktrace_lat_switch(void *data, bool preempt, struct task_struct *prev,
+			      struct task_struct *next, unsigned int prev_state)
+{
+	if (next->pid)
+		ktrace_lat_end_now(data, next->pid, next);
+}
+
+static int ktrace_lat_sched(struct ktrace_latency *l, bool on)
+{
+	int ret;
+
+	if (!on)
+		goto off;
+	ret = register_trace_prio_sched_wakeup(ktrace_lat_wakeup, l,
+					       KTRACE_TRIGGER_PRIO);
+	if (ret)
+		return ret;
+	ret = register_trace_prio_sched_wakeup_new(ktrace_lat_wakeup, l,
+						   KTRACE_TRIGGER_PRIO);
+	if (ret)
+		goto wakeup;
+	ret = register_trace_prio_sched_switch(ktrace_lat_switch, l,
+					       KTRACE_TRIGGER_PRIO);
+	if (ret)
+		goto wakeup_new;
+	return 0;
+off:
+	unregister_trace_sched_switch(ktrace_lat_switch, l);
+wakeup_new:
+	unregister_trace_sched_wakeup_new(ktrace_lat_wakeup, l);
+wakeup:
+	unregister_trace_sched_wakeup(ktrace_lat_wakeup, l);
+	return on ? ret : 0;
+}
+
+#ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+/* A new entry restarts the pair: the previous one's exit was not seen. */
+static void ktrace_lat_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct ktrace_latency *l = data;
+
+	if (l->trigger->spec.nr < 0 || id == l->trigger->spec.nr)
+		ktrace_lat_begin_now(l, current->pid, id, true);
+}
+
+static void ktrace_lat_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	ktrace_lat_end_now(data, current->pid, current);
+}
+
+/* exit and exit_group never return. */
+static void ktrace_lat_task_exit(void *data, struct task_struct *p)
+{
+	ktrace_lat_forget(data, p->pid);
+}
+
+static int ktrace_lat_syscall(struct ktrace_latency *l, bool on)
+{
+	int ret;
+
+	if (!on)
+		goto off;
+	ret = register_trace_prio_sys_enter(ktrace_lat_sys_enter, l,
+					    KTRACE_TRIGGER_PRIO);
+	if (ret)
+		return ret;
+	ret = register_trace_prio_sys_exit(ktrace_lat_sys_exit, l,
+					   KTRACE_TRIGGER_PRIO);
+	if (ret)
+		goto enter;
+	ret = register_trace_prio_sched_process_exit(ktrace_lat_task_exit, l,
+						     KTRACE_TRIGGER_PRIO);
+	if (ret)
+		goto exit;
+	return 0;
+off:
+	unregister_trace_sched_process_exit(ktrace_lat_task_exit, l);
+exit:
+	unregister_trace_sys_exit(ktrace_lat_sys_exit, l);
+enter:
+	unregister_trace_sys_enter(ktrace_lat_sys_enter, l);
+	return on ? ret : 0;
+}
+#else
+static int ktrace_lat_syscall(struct ktrace_latency *l, bool on)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/* Hardirq handlers do not nest: one pair per CPU. */
+static void ktrace_lat_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	ktrace_lat_begin_now(data, raw_smp_processor_id(), irq, true);
+}
+
+static void ktrace_lat_irq_exit(void *data, int irq, struct irqaction *action,
+				int ret)
+{
+	ktrace_lat_end_now(data, raw_smp_processor_id(), NULL);
+}
+
+static int ktrace_lat_irq(struct ktrace_latency *l, bool on)
+{
+	int ret;
+
+	if (!on)
+		goto off;
+	ret = register_trace_prio_irq_handler_entry(ktrace_lat_irq_entry, l,
+						    KTRACE_TRIGGER_PRIO);
+	if (ret)
+		return ret;
+	ret = register_trace_prio_irq_handler_exit(ktrace_lat_irq_exit, l,
+						   KTRACE_TRIGGER_PRIO);
+	if (ret)
+		goto entry;
+	return 0;
+off:
+	unregister_trace_irq_handler_exit(ktrace_lat_irq_exit, l);
+entry:
+	unregister_trace_irq_handler_entry(ktrace_lat_irq_entry, l);
+	return on ? ret : 0;
+}
+
+static int (* const ktrace_lat_hooks[KTRACE_NR_LAT_KINDS])(struct ktrace_latency *l,
+							     bool on) = {
+	[KTRACE_LAT_BLOCK] = ktrace_lat_block,
+	[KTRACE_LAT_WAKEUP] = ktrace_lat_sched,
+	[KTRACE_LAT_SYSCALL] = ktrace_lat_syscall,
+	[KTRACE_LAT_IRQ] = ktrace_lat_irq,
+};
+
+/* Every scan period: fire on the pairs whose end has not come. */
+static void ktrace_lat_scan(struct timer_list *timer)
+{
+	struct ktrace_latency *l = from_timer(l, timer, scan);
+	u64 now, since, key, elapsed;
+	u32 info;
+
+	if (ktrace_lat_clock(&now, &since)) {
+		while (ktrace_lat_expired(l, now, since, &key, &elapsed, &info))
+			ktrace_lat_fire(l, key, info, elapsed, NULL, true);
+	}
+	mod_timer(&l->scan, jiffies + l->scan_period);
+}
+
+/**
+ * ktrace_latency_arm() - set up the matcher of a latency trigger
+ * @t: the trigger, not yet published
+ *
+ * Return: 0, -ENOMEM, -EOPNOTSUPP if this kernel has no tracepoints for
+ * that kind, or the error of a tracepoint registration.
+ */
+int ktrace_latency_arm(struct ktrace_trigger *t)
+{
+	struct ktrace_latency *l;
+	int ret;
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->slots = kvcalloc(KTRACE_LAT_SLOTS, sizeof(*l->slots), GFP_KERNEL);
+	if (!l->slots) {
+		ret = -ENOMEM;
+		goto free_l;
+	}
+	l->threshold = ktrace_clock_units(t->spec.threshold_ns) ?: 1;
+	l->scan_period = max(msecs_to_jiffies(KTRACE_LAT_SCAN_MIN_MS),
+			     nsecs_to_jiffies(t->spec.threshold_ns));
+	l->trigger = t;
+	timer_setup(&l->scan, ktrace_lat_scan, 0);
+	ret = ktrace_lat_hooks[t->spec.lat](l, true);
+	if (ret)
+		goto free_slots;
+	t->lat = l;
+	mod_timer(&l->scan, jiffies + l->scan_period);
+	return 0;
+
+free_slots:
+	kvfree(l->slots);
+free_l:
+	kfree(l);
+	return ret;
+}
+
+/**
+ * ktrace_latency_disarm() - tear the matcher of a latency trigger down
+ * @t: the trigger, unpublished
+ *
+ * Unregisters the probes and waits for them to finish, so the matcher can
+ * be freed.
+ */
+void ktrace_latency_disarm(struct ktrace_trigger *t)
+{
+	struct ktrace_latency *l = t->lat;
+
+	ktrace_lat_hooks[t->spec.lat](l, false);
+	tracepoint_synchronize_unregister();
+	timer_shutdown_sync(&l->scan);
+	kvfree(l->slots);
+	kfree(l);
+	t->lat = NULL;
+}

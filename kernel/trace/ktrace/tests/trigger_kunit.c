@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for ktrace triggers: the spec parser (good specs, and the
+ * errno of each kind of bad one), the listing of a spec as a spec that
+ * parses back to the same trigger, and the latency matcher with a
+ * simulated clock: pairs under and over the threshold, timeouts, pairs
+ * of an earlier trace, a full table, restarts and forgotten pairs.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trigger.h"
+
+struct parse_case {
+	const char *spec;
+	int ret;
+	u8 kind;
+	u8 lat;
+	bool disarm;
+	u8 action;
+	u32 count;
+	u32 delay_ms;
+	u64 threshold_ns;
+	int nr;
+	u32 last;
+};
+
+#define GOOD(s, k, ...) { .spec = s, .kind = k, .count = 1, .nr = -1,	\
+			  .last = KTRACE_TRIGGER_LAST_DEFAULT, __VA_ARGS__ }
+#define BAD(s, err) { .spec = s, .ret = err }
+
+static const struct parse_case parse_cases[] = {
+	GOOD("oom", KTRACE_TRIG_OOM),
+	GOOD("oops", KTRACE_TRIG_OOPS),
+	GOOD("hung_task", KTRACE_TRIG_HUNG_TASK),
+	GOOD("user\tcount=7  delay=250", KTRACE_TRIG_USER, .count = 7, .delay_ms = 250),
+	GOOD("panic last=5", KTRACE_TRIG_PANIC, .last = 5),
+	GOOD("oom action=mark", KTRACE_TRIG_OOM, .action = KTRACE_ACTION_MARK),
+	GOOD("latency:block>10ms", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_BLOCK,
+	     .threshold_ns = 10 * NSEC_PER_MSEC),
+	GOOD("latency:wakeup>1000ns", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_WAKEUP,
+	     .threshold_ns = 1000),
+	GOOD("latency:syscall>2s nr=35", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_SYSCALL,
+	     .threshold_ns = 2 * NSEC_PER_SEC, .nr = 35),
+	GOOD("latency:irq>3600s", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_IRQ,
+	     .threshold_ns = 3600 * NSEC_PER_SEC),
+	GOOD("!oom", KTRACE_TRIG_OOM, .disarm = true),
+	GOOD("!latency:irq", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_IRQ, .disarm = true),
+	BAD("", -EINVAL),
+	BAD("oomx", -EINVAL),
+	BAD("latency", -EINVAL),
+	BAD("latency:block", -EINVAL),
+	BAD("latency:block>", -EINVAL),
+	BAD("latency:block>10", -EINVAL),
+	BAD("latency:block>ms", -EINVAL),
+	BAD("latency:block>10 ms", -EINVAL),
+	BAD("latency:disk>10ms", -EINVAL),
+	BAD("latency:block>999ns", -ERANGE),
+	BAD("latency:block>3601s", -ERANGE),
+	BAD("latency:block>18446744073709551616ns", -ERANGE),
+	BAD("oom count=0", -ERANGE),
+	BAD("oom count=+1", -EINVAL),
+	BAD("oom count=-1", -EINVAL),
+	BAD("oom count=4294967296", -ERANGE),
+	BAD("oom delay=600001", -ERANGE),
+	BAD("oom delay=", -EINVAL),
+	BAD("oom action=", -EINVAL),
+	BAD("oom action=stopp", -EINVAL),
+	BAD("oom count=1 count=1", -EINVAL),
+	BAD("oom nr=1", -EINVAL),
+	BAD("latency:block>1ms nr=1", -EINVAL),
+	BAD("latency:syscall>1ms nr=4096", -ERANGE),
+	BAD("oom last=1", -EINVAL),
+	BAD("panic last=0", -ERANGE),
+	BAD("oom =1", -EINVAL),
+	BAD("!oom delay=1", -EINVAL),
+	BAD("!latency:irq>1ms", -EINVAL),
+	BAD("!", -EINVAL),
+};
+
+static void parse_case_desc(const struct parse_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->spec);
+}
+
+KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
+
+static void trigger_parse_test(struct kunit *test)
+{
+	const struct parse_case *c = test->param_value;
+	struct ktrace_trigger_spec spec;
+	char *s = kunit_kstrdup(test, c->spec, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_EQ(test, ktrace_trigger_parse(s, &spec), c->ret);
+	if (c->ret)
+		return;
+	KUNIT_EXPECT_EQ(test, spec.kind, c->kind);
+	KUNIT_EXPECT_EQ(test, spec.disarm, c->disarm);
+	KUNIT_EXPECT_EQ(test, spec.action, c->action);
+	KUNIT_EXPECT_EQ(test, spec.count, c->count);
+	KUNIT_EXPECT_EQ(test, spec.delay_ms, c->delay_ms);
+	KUNIT_EXPECT_EQ(test, spec.nr, c->nr);
+	KUNIT_EXPECT_EQ(test, spec.last, c->last);
+	if (c->kind == KTRACE_TRIG_LATENCY) {
+		KUNIT_EXPECT_EQ(test, spec.lat, c->lat);
+		KUNIT_EXPECT_EQ(test, spec.threshold_ns, c->threshold_ns);
+	}
+}
+
+/* What the triggers file lists arms the same trigger again. */
+static void trigger_format_test(struct kunit *test)
+{
+	static const char * const specs[][2] = {
+		{ "oom", "oom count=1 delay=0 action=stop" },
+		{ "latency:block>1500us count=2", "latency:block>1500us count=2 delay=0 action=stop" },
+		{ "latency:syscall>2000ms nr=0", "latency:syscall>2s count=1 delay=0 action=stop nr=0" },
+		{ "latency:irq>1001ns action=mark",
+		  "latency:irq>1001ns count=1 delay=0 action=mark" },
+		{ "panic last=9 delay=3", "panic count=1 delay=3 action=stop last=9" },
+	};
+	struct ktrace_trigger_spec spec, again;
+	char buf[KTRACE_TRIGGER_SPEC_MAX], copy[KTRACE_TRIGGER_SPEC_MAX];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
+		strscpy(copy, specs[i][0]);
+		KUNIT_ASSERT_EQ(test, ktrace_trigger_parse(copy, &spec), 0);
+		ktrace_trigger_format_spec(&spec, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ(test, buf, specs[i][1]);
+		strscpy(copy, buf);
+		KUNIT_ASSERT_EQ(test, ktrace_trigger_parse(copy, &again), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(&spec, &again, sizeof(spec)), 0);
+	}
+}
+
+/* A matcher with a threshold of 100 clock units, not armed to anything. */
+static struct ktrace_latency *new_matcher(struct kunit *test)
+{
+	struct ktrace_latency *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->slots = kunit_kcalloc(test, KTRACE_LAT_SLOTS, sizeof(*l->slots), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, l->slots);
+	l->threshold = 100;
+	return l;
+}
+
+static void lat_pairs_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	u64 elapsed = 0;
+	u32 info = 0;
+
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_begin(l, 42, 1000, 7, false));
+	/* Under the threshold: found, not over, and removed. */
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 42, 1100, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, elapsed, 100);
+	KUNIT_EXPECT_EQ(test, info, 7);
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 42, 5000, 0, &elapsed, &info));
+	/* Over it. */
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_begin(l, 42, 2000, 8, false));
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_end(l, 42, 2101, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, elapsed, 101);
+	KUNIT_EXPECT_EQ(test, info, 8);
+	/* An end without a beginning, and keys that differ. */
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_begin(l, 1, 3000, 0, false));
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 2, 9000, 0, &elapsed, &info));
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_end(l, 1, 9000, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, elapsed, 6000);
+	/* Key 0 and the largest key are keys like any other. */
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_begin(l, 0, 1, 0, false));
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_begin(l, BIT_ULL(63) - 1, 1, 0, false));
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_end(l, 0, 500, 0, &elapsed, &info));
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_end(l, BIT_ULL(63) - 1, 500, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&l->untracked), 0);
+}
+
+static void lat_restart_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	u64 elapsed;
+	u32 info;
+
+	/* Keep the first beginning (a second wakeup of a waiting task). */
+	ktrace_lat_begin(l, 5, 1000, 1, false);
+	ktrace_lat_begin(l, 5, 1090, 2, false);
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_end(l, 5, 1150, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, elapsed, 150);
+	KUNIT_EXPECT_EQ(test, info, 1);
+	/* Restart (a system call entered again: the exit was missed). */
+	ktrace_lat_begin(l, 5, 1000, 1, true);
+	ktrace_lat_begin(l, 5, 1090, 2, true);
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 5, 1150, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, elapsed, 60);
+	KUNIT_EXPECT_EQ(test, info, 2);
+	/* Either way the key is in one slot only. */
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 5, 9999, 0, &elapsed, &info));
+}
+
+static void lat_expired_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	u64 key, elapsed;
+	u32 info;
+
+	ktrace_lat_begin(l, 10, 1000, 100, false);
+	ktrace_lat_begin(l, 11, 1050, 110, false);
+	ktrace_lat_begin(l, 12, 1200, 120, false);
+	/* Nothing older than the threshold yet. */
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 1100, 0, &key, &elapsed, &info));
+	/* At 1160, 10 and 11 are; each is reported once, then removed. */
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_expired(l, 1160, 0, &key, &elapsed, &info));
+	KUNIT_EXPECT_TRUE(test, (key == 10 && elapsed == 160 && info == 100) ||
+				(key == 11 && elapsed == 110 && info == 110));
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_expired(l, 1160, 0, &key, &elapsed, &info));
+	KUNIT_EXPECT_TRUE(test, (key == 10 && elapsed == 160) || (key == 11 && elapsed == 110));
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 1160, 0, &key, &elapsed, &info));
+	/* A timed-out pair's end finds nothing: it does not fire twice. */
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 10, 1170, 0, &elapsed, &info));
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_end(l, 12, 1301, 0, &elapsed, &info));
+}
+
+static void lat_since_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	u64 key, elapsed;
+	u32 info;
+
+	/* Begun before the trace started at 5000: dropped, never fired. */
+	ktrace_lat_begin(l, 1, 1000, 0, false);
+	ktrace_lat_begin(l, 2, 1000, 0, false);
+	ktrace_lat_begin(l, 3, 5000, 0, false);
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 1, 6000, 5000, &elapsed, &info));
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_expired(l, 6000, 5000, &key, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, key, 3);
+	KUNIT_EXPECT_EQ(test, elapsed, 1000);
+	/* Key 2 never fires in this trace. */
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 9000, 5000, &key, &elapsed, &info));
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 2, 9000, 5000, &elapsed, &info));
+}
+
+static void lat_full_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	unsigned int i, tracked = 0;
+	u64 elapsed;
+	u32 info;
+
+	for (i = 0; i < 2 * KTRACE_LAT_SLOTS; i++)
+		tracked += ktrace_lat_begin(l, i, 1000, 0, false);
+	KUNIT_EXPECT_LE(test, tracked, KTRACE_LAT_SLOTS);
+	KUNIT_EXPECT_GT(test, tracked, KTRACE_LAT_SLOTS / 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&l->untracked), 2 * KTRACE_LAT_SLOTS - tracked);
+	/* Every tracked key ends; ending frees the slots for new keys. */
+	for (i = 0; i < 2 * KTRACE_LAT_SLOTS; i++)
+		tracked -= ktrace_lat_end(l, i, 2000, 0, &elapsed, &info);
+	KUNIT_EXPECT_EQ(test, tracked, 0);
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_begin(l, 12345, 3000, 0, false));
+}
+
+static void lat_forget_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	u64 key, elapsed;
+	u32 info;
+
+	ktrace_lat_begin(l, 77, 1000, 0, false);
+	ktrace_lat_forget(l, 77);
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 99999, 0, &key, &elapsed, &info));
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 77, 99999, 0, &elapsed, &info));
+}
+
+static struct kunit_case trigger_cases[] = {
+	KUNIT_CASE_PARAM(trigger_parse_test, parse_gen_params),
+	KUNIT_CASE(trigger_format_test),
+	KUNIT_CASE(lat_pairs_test),
+	KUNIT_CASE(lat_restart_test),
+	KUNIT_CASE(lat_expired_test),
+	KUNIT_CASE(lat_since_test),
+	KUNIT_CASE(lat_full_test),
+	KUNIT_CASE(lat_forget_test),
+	{}
+};
+
+static struct kunit_suite trigger_suite = {
+	.name = "ktrace_trigger",
+	.test_cases = trigger_cases,
+};
+kunit_test_suite(trigger_suite);
+
+MODULE_DESCRIPTION("KUnit tests for ktrace triggers");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace_lat: cause a known latency, for the tests of the latency triggers.
+ *
+ *   ktrace_lat sleep MS        one nanosleep(2) of MS milliseconds
+ *   ktrace_lat starve CPU MS   on CPU, a SCHED_FIFO thread spins MS ms while
+ *                              a normal thread that sleeps 1 ms at a time
+ *                              waits to run
+ *
+ * Prints "nr N pid P" (sleep: the system call number and the caller's
+ * tid) or "pid P" (starve: the tid of the thread kept waiting), before
+ * the latency happens.  Exit status 2 for a usage error, 1 if a system
+ * call fails.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int cpu;
+static long ms;
+static volatile int done;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int pin(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The normal thread: sleeps 1 ms at a time until the spinner is done. */
+static void *sleeper(void *arg)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	if (pin())
+		perror("sched_setaffinity");
+	printf("pid %ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	*(int *)arg = 1;
+	while (!done)
+		nanosleep(&ts, NULL);
+	return NULL;
+}
+
+static int starve(void)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	volatile int started = 0;
+	pthread_t t;
+	double end;
+
+	if (pin()) {
+		perror("sched_setaffinity");
+		return 1;
+	}
+	if (pthread_create(&t, NULL, sleeper, (void *)&started)) {
+		fprintf(stderr, "pthread_create failed\n");
+		return 1;
+	}
+	while (!started)
+		usleep(1000);
+	usleep(20000);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("sched_setscheduler");
+		return 1;
+	}
+	end = now_ms() + ms;
+	while (now_ms() < end)
+		;
+	sp.sched_priority = 0;
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	done = 1;
+	pthread_join(t, NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec ts;
+
+	if (argc == 3 && !strcmp(argv[1], "sleep")) {
+		ms = atol(argv[2]);
+		ts.tv_sec = ms / 1000;
+		ts.tv_nsec = ms % 1000 * 1000000;
+		printf("nr %d pid %ld\n", SYS_nanosleep, (long)syscall(SYS_gettid));
+		fflush(stdout);
+		if (syscall(SYS_nanosleep, &ts, NULL)) {
+			perror("nanosleep");
+			return 1;
+		}
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "starve")) {
+		cpu = atoi(argv[2]);
+		ms = atol(argv[3]);
+		return starve();
+	}
+	fprintf(stderr, "usage: %s sleep MS | starve CPU MS\n", argv[0]);
+	return 2;
+}
