@@ -79,6 +79,7 @@ struct ktrace_ascii_name {
  * @line: the formatted line not yet read
  * @done: bytes of @line already read
  * @dump: a dump (ktrace_ascii_dump()): subbuffers are copied, not consumed
+ * @since: a dump: the start of the trace; earlier events are left out
  */
 struct ktrace_ascii {
 	struct mutex lock;	/* see the kernel-doc above */
@@ -88,6 +89,7 @@ struct ktrace_ascii {
 	struct seq_buf line;
 	size_t done;
 	bool dump;
+	u64 since;
 };
 
 /* The next subbuffer of a cursor: consumed, or for a dump copied. */
@@ -128,7 +130,8 @@ static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 			continue;
 		}
 		c->pos += ret;
-		c->have = c->rec.id != KTRACE_ID_TIMESTAMP;
+		c->have = c->rec.id != KTRACE_ID_TIMESTAMP &&
+			  (!a->dump || c->rec.clock >= a->since);
 		if (c->have && c->skip) {
 			c->skip--;
 			c->have = false;
@@ -429,8 +432,8 @@ void ktrace_ascii_release(struct ktrace_ascii *a)
 	kfree(a);
 }
 
-/* Events in one copied subbuffer. */
-static unsigned long ascii_count(const void *copy, size_t size)
+/* Events in one copied subbuffer, since a time. */
+static unsigned long ascii_count(const void *copy, size_t size, u64 since)
 {
 	struct ktrace_record rec;
 	size_t pos = sizeof(struct ktrace_subbuf_header);
@@ -443,7 +446,7 @@ static unsigned long ascii_count(const void *copy, size_t size)
 		if (ret <= 0)
 			break;
 		pos += ret;
-		n += rec.id != KTRACE_ID_TIMESTAMP;
+		n += rec.id != KTRACE_ID_TIMESTAMP && rec.clock >= since;
 	}
 	return n;
 }
@@ -458,14 +461,17 @@ static unsigned long ascii_count(const void *copy, size_t size)
  * order, as ascii lines at KERN_EMERG, as ftrace_dump_on_oops does, so
  * that they reach the serial console or netconsole.  Allocates nothing,
  * takes no lock and consumes nothing: call it with the writers frozen and
- * the other CPUs stopped.
+ * the other CPUs stopped.  Only the current trace's events are printed,
+ * not what earlier ones left in the buffers.
  */
 void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 {
 	unsigned int ch, cpu;
 	unsigned long lines = 0;
+	u64 mono;
 
 	a->dump = true;
+	ktrace_clock_get_ref(&a->since, &mono);
 	for (ch = 0; ch < ASCII_CHANNELS; ch++) {
 		for (cpu = 0; cpu < a->nr_cpus; cpu++) {
 			struct ktrace_ascii_cursor *c = &a->cur[ch * a->nr_cpus + cpu];
@@ -479,7 +485,7 @@ void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 								 ASCII_SUBBUF_MAX);
 				if (ret <= 0)
 					break;
-				n += ascii_count(c->copy, ret);
+				n += ascii_count(c->copy, ret, a->since);
 				back++;
 			}
 			c->back = back - 1;

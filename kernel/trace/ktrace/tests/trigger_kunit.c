@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "ktrace_internal.h"
 #include "trigger.h"
 
 struct parse_case {
