@@ -21,31 +21,22 @@
  * @value: what was measured (see Documentation/trace/ktrace.rst)
  */
 TRACE_EVENT(ktrace_trigger,
-
-	TP_PROTO(const char *trigger, const char *reason, pid_t pid,
-		 const char *comm, u64 value),
-
-	TP_ARGS(trigger, reason, pid, comm, value),
-
-	TP_STRUCT__entry(
-		__string(trigger, trigger)
-		__string(reason, reason)
-		__field(pid_t, pid)
-		__array(char, comm, TASK_COMM_LEN)
-		__field(u64, value)
-	),
-
-	TP_fast_assign(
-		__assign_str(trigger);
-		__assign_str(reason);
-		__entry->pid = pid;
-		memcpy(__entry->comm, comm, TASK_COMM_LEN);
-		__entry->value = value;
-	),
-
-	TP_printk("trigger=%s pid=%d comm=%s value=%llu reason=%s",
-		  __get_str(trigger), __entry->pid, __entry->comm,
-		  __entry->value, __get_str(reason))
+	    TP_PROTO(const char *trigger, const char *reason, pid_t pid,
+		     const char *comm, u64 value),
+	    TP_ARGS(trigger, reason, pid, comm, value),
+	    TP_STRUCT__entry(__string(trigger, trigger)
+			     __string(reason, reason)
+			     __field(pid_t, pid)
+			     __array(char, comm, TASK_COMM_LEN)
+			     __field(u64, value)),
+	    TP_fast_assign(__assign_str(trigger);
+			   __assign_str(reason);
+			   __entry->pid = pid;
+			   memcpy(__entry->comm, comm, TASK_COMM_LEN);
+			   __entry->value = value;),
+	    TP_printk("trigger=%s pid=%d comm=%s value=%llu reason=%s",
+		      __get_str(trigger), __entry->pid, __entry->comm,
+		      __entry->value, __get_str(reason))
 );
 
 #endif /* _TRACE_KTRACE_H */

@@ -156,6 +156,7 @@ bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
 		s = ktrace_lat_slot(l, key, i);
 		if (READ_ONCE(s->key) != key)
 			continue;
+		/* Pairs with the release store of the beginning: its info is set. */
 		start = smp_load_acquire(&s->start);
 		if (!ktrace_lat_claim(s, start))
 			continue;
@@ -209,6 +210,7 @@ bool ktrace_lat_expired(struct ktrace_latency *l, u64 now, u64 since,
 		k = READ_ONCE(s->key);
 		if (!k)
 			continue;
+		/* Pairs with the release store of the beginning: its info is set. */
 		start = smp_load_acquire(&s->start);
 		if (!start || (start >= since && (now <= start || now - start <= l->threshold)))
 			continue;

@@ -412,7 +412,7 @@ static const struct ktrace_field ktrace_trigger_fields[] = {
 };
 
 /* A trigger fired: written whenever one does, unless disabled under events/. */
-struct ktrace_event ktrace_event_trigger = {
+static struct ktrace_event ktrace_event_trigger = {
 	.group = "ktrace",
 	.name = "trigger",
 	.channel = KTRACE_CHANNEL_HIGH,
@@ -513,6 +513,7 @@ static void ktrace_trigger_log(const struct kt_trigger_rec *rec, size_t reason_l
 	f->action = rec->action;
 	memcpy(f->reason, rec->reason, reason_len);
 	f->reason[reason_len] = '\0';
+	/* Publish: the fields before the number, for the acquire of the reader. */
 	smp_store_release(&f->seq, pos + 1);
 }
 
@@ -874,6 +875,7 @@ static bool ktrace_pipe_next(void)
 	if (head == ktrace_pipe_pos)
 		return false;
 	f = &ktrace_firings[ktrace_pipe_pos % KTRACE_FIRINGS];
+	/* Pairs with the writer's release: the fields are those of seq. */
 	seq = smp_load_acquire(&f->seq);
 	if (seq != ktrace_pipe_pos + 1) {
 		/* Being written (0 or older), or overwritten already. */

@@ -27,8 +27,8 @@ struct parse_case {
 	u32 last;
 };
 
-#define GOOD(s, k, ...) { .spec = s, .kind = k, .count = 1, .nr = -1,	\
-			  .last = KTRACE_TRIGGER_LAST_DEFAULT, __VA_ARGS__ }
+/* Options not given expect their defaults: count 1, nr -1, last 100. */
+#define GOOD(s, k, ...) { .spec = s, .kind = k, __VA_ARGS__ }
 #define BAD(s, err) { .spec = s, .ret = err }
 
 static const struct parse_case parse_cases[] = {
@@ -100,10 +100,10 @@ static void trigger_parse_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, spec.kind, c->kind);
 	KUNIT_EXPECT_EQ(test, spec.disarm, c->disarm);
 	KUNIT_EXPECT_EQ(test, spec.action, c->action);
-	KUNIT_EXPECT_EQ(test, spec.count, c->count);
+	KUNIT_EXPECT_EQ(test, spec.count, c->count ?: 1);
 	KUNIT_EXPECT_EQ(test, spec.delay_ms, c->delay_ms);
-	KUNIT_EXPECT_EQ(test, spec.nr, c->nr);
-	KUNIT_EXPECT_EQ(test, spec.last, c->last);
+	KUNIT_EXPECT_EQ(test, spec.nr, c->nr ?: -1);
+	KUNIT_EXPECT_EQ(test, spec.last, c->last ?: KTRACE_TRIGGER_LAST_DEFAULT);
 	if (c->kind == KTRACE_TRIG_LATENCY) {
 		KUNIT_EXPECT_EQ(test, spec.lat, c->lat);
 		KUNIT_EXPECT_EQ(test, spec.threshold_ns, c->threshold_ns);
@@ -115,8 +115,10 @@ static void trigger_format_test(struct kunit *test)
 {
 	static const char * const specs[][2] = {
 		{ "oom", "oom count=1 delay=0 action=stop" },
-		{ "latency:block>1500us count=2", "latency:block>1500us count=2 delay=0 action=stop" },
-		{ "latency:syscall>2000ms nr=0", "latency:syscall>2s count=1 delay=0 action=stop nr=0" },
+		{ "latency:block>1500us count=2",
+		  "latency:block>1500us count=2 delay=0 action=stop" },
+		{ "latency:syscall>2000ms nr=0",
+		  "latency:syscall>2s count=1 delay=0 action=stop nr=0" },
 		{ "latency:irq>1001ns action=mark",
 		  "latency:irq>1001ns count=1 delay=0 action=mark" },
 		{ "panic last=9 delay=3", "panic count=1 delay=3 action=stop last=9" },
@@ -213,8 +215,9 @@ static void lat_expired_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 1100, 0, &key, &elapsed, &info));
 	/* At 1160, 10 and 11 are; each is reported once, then removed. */
 	KUNIT_ASSERT_TRUE(test, ktrace_lat_expired(l, 1160, 0, &key, &elapsed, &info));
-	KUNIT_EXPECT_TRUE(test, (key == 10 && elapsed == 160 && info == 100) ||
-				(key == 11 && elapsed == 110 && info == 110));
+	KUNIT_EXPECT_TRUE(test,
+			  (key == 10 && elapsed == 160 && info == 100) ||
+			  (key == 11 && elapsed == 110 && info == 110));
 	KUNIT_ASSERT_TRUE(test, ktrace_lat_expired(l, 1160, 0, &key, &elapsed, &info));
 	KUNIT_EXPECT_TRUE(test, (key == 10 && elapsed == 160) || (key == 11 && elapsed == 110));
 	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 1160, 0, &key, &elapsed, &info));
@@ -289,6 +292,7 @@ static struct kunit_suite trigger_suite = {
 	.name = "ktrace_trigger",
 	.test_cases = trigger_cases,
 };
+
 kunit_test_suite(trigger_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ktrace triggers");

@@ -62,7 +62,8 @@ HUNG=$(cat "$TMP/hung")
 check "hung_task: the detector's report stopped tracing" "$(cat "$KT/enable")" 0
 ascii hung
 has "hung_task: the trigger record names the hung task" \
-	" ktrace:trigger trigger=\"hung_task\" pid=$HUNG comm=\"sh\" value=[0-9]{10,} fired=1 action=stop reason=\"hung task\"$"
+	" ktrace:trigger trigger=\"hung_task\" pid=$HUNG comm=\"sh\" value=[0-9]{10,} \
+fired=1 action=stop reason=\"hung task\"$"
 # The COMM-PID column of a switch is the next task's: the task switched
 # out is the one the CPU's previous line ran.
 order=$(awk -v p="$HUNG" '/text="before the hang"/ && !m { m = NR }
@@ -87,7 +88,8 @@ check "oops: the writer was killed, the kernel goes on" "$(kill -0 "$OOPS" 2>&1 
 ascii oops
 has "oops: the trigger record names the oopsing task and the trap" \
 	" ktrace:trigger trigger=\"oops\" pid=$OOPS comm=\"sh\" value=[0-9]+ fired=1 action=stop reason=\"invalid opcode\"$"
-order=$(awk '/text="before the oops"/ && !m { m = NR } / ktrace:trigger trigger="oops"/ && !t { t = NR }
+order=$(awk '/text="before the oops"/ && !m { m = NR }
+	/ ktrace:trigger trigger="oops"/ && !t { t = NR }
 	END { print (m && t > m) ? "ok" : m " " t }' "$TMP/out")
 check "oops: the mark before the trigger record" "$order" ok
 echo '!oops' >"$KT/triggers"

@@ -24,7 +24,7 @@
 
 static int cpu;
 static long ms;
-static volatile int done;
+static int done;		/* set by the spinner when it is done */
 
 static double now_ms(void)
 {
@@ -52,8 +52,8 @@ static void *sleeper(void *arg)
 		perror("sched_setaffinity");
 	printf("pid %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
-	*(int *)arg = 1;
-	while (!done)
+	__atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
 		nanosleep(&ts, NULL);
 	return NULL;
 }
@@ -61,7 +61,7 @@ static void *sleeper(void *arg)
 static int starve(void)
 {
 	struct sched_param sp = { .sched_priority = 50 };
-	volatile int started = 0;
+	int started = 0;
 	pthread_t t;
 	double end;
 
@@ -69,11 +69,11 @@ static int starve(void)
 		perror("sched_setaffinity");
 		return 1;
 	}
-	if (pthread_create(&t, NULL, sleeper, (void *)&started)) {
+	if (pthread_create(&t, NULL, sleeper, &started)) {
 		fprintf(stderr, "pthread_create failed\n");
 		return 1;
 	}
-	while (!started)
+	while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	usleep(20000);
 	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
@@ -85,7 +85,7 @@ static int starve(void)
 		;
 	sp.sched_priority = 0;
 	sched_setscheduler(0, SCHED_OTHER, &sp);
-	done = 1;
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	return 0;
 }

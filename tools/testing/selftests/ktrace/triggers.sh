@@ -148,7 +148,8 @@ echo "after" >"$KT/mark" 2>/dev/null
 wait_stopped
 ascii user
 has "the trigger record names the writer and its reason" "$TMP/out" \
-	"-$$ ktrace:trigger trigger=\"user\" pid=$$ comm=\"[^\"]+\" value=0 fired=1 action=stop reason=\"slow response 42\"$"
+	"-$$ ktrace:trigger trigger=\"user\" pid=$$ comm=\"[^\"]+\" value=0 fired=1 \
+action=stop reason=\"slow response 42\"$"
 check "the three marks are before it" \
 	"$(awk '/ ktrace:trigger /{exit} /text="before-/{n++} END{print n+0}' "$TMP/out")" 3
 check "nothing after it" "$(after_trigger .)" 0
@@ -166,7 +167,8 @@ echo "again" >"$KT/trigger"
 wait_stopped
 ascii restart
 check "after a new start the trace has the new mark and the second firing" \
-	"$(grep -cE 'text="second"$|ktrace:trigger .* fired=2 action=stop reason="again"$' "$TMP/out")" 2
+	"$(grep -cE -e 'text="second"$' \
+		-e 'ktrace:trigger .* fired=2 action=stop reason="again"$' "$TMP/out")" 2
 
 # --- count= ----------------------------------------------------------------
 echo '!user' >"$KT/triggers"
@@ -180,7 +182,8 @@ echo three >"$KT/trigger"
 wait_stopped
 ascii count
 check "count=3: one trigger record, for the third" \
-	"$(grep -c 'ktrace:trigger ' "$TMP/out"):$(grep -c 'fired=1 action=stop reason="three"$' "$TMP/out")" "1:1"
+	"$(grep -c 'ktrace:trigger ' "$TMP/out"):$(grep -c 'reason="three"$' "$TMP/out")" \
+	"1:1"
 check "count=3: the mark between is before it" \
 	"$(awk '/ ktrace:trigger /{exit} /text="between"/{n++} END{print n+0}' "$TMP/out")" 1
 pipe
@@ -236,7 +239,9 @@ echo "still tracing" >"$KT/mark"
 echo 0 >"$KT/enable"
 ascii mark
 check "action=mark: both firings recorded, the trace goes on after them" \
-	"$(grep -cE 'fired=1 action=mark reason="first"$|fired=2 action=mark reason="second"$|text="still tracing"$' "$TMP/out")" 3
+	"$(grep -cE -e 'fired=1 action=mark reason="first"$' \
+		-e 'fired=2 action=mark reason="second"$' \
+		-e 'text="still tracing"$' "$TMP/out")" 3
 pipe
 check "action=mark: two trigger_pipe lines" "$(grep -c ' user action=mark ' "$TMP/pipe")" 2
 
@@ -352,7 +357,8 @@ echo "after re-arming" >"$KT/mark"
 echo '!latency:irq' >"$KT/triggers"
 echo 0 >"$KT/enable"
 ascii rearm
-has "tracing goes on across disarming and arming" "$TMP/out" 'ktrace:mark .* text="after re-arming"$'
+has "tracing goes on across disarming and arming" "$TMP/out" \
+	'ktrace:mark .* text="after re-arming"$'
 check "nothing is left armed" "$(cat "$KT/triggers")" ""
 
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
