@@ -6,3 +6,5 @@ dmesg | sed -n 's/.*ktrace_bench: //p' >"$1/bench.txt"
 [ -s "$1/bench.txt" ]
 # The workload benchmark; its "key value" lines.
 /ci/bench-workload.sh >"$1/workload.txt" 2>"$1/workload.err"
+# The triggers: the matcher's cost per pair and the trigger-to-freeze delay.
+/ci/bench-trigger.sh >"$1/trigger.txt" 2>"$1/trigger.err"

@@ -6,10 +6,12 @@
  *   ktrace_lat starve CPU MS   on CPU, a SCHED_FIFO thread spins MS ms while
  *                              a normal thread that sleeps 1 ms at a time
  *                              waits to run
+ *   ktrace_lat loop N          N getppid(2) calls, for make bench: prints
+ *                              "ns_per_call T", the mean time of one
  *
  * Prints "nr N pid P" (sleep: the system call number and the caller's
  * tid) or "pid P" (starve: the tid of the thread kept waiting), before
- * the latency happens.  Exit status 2 for a usage error, 1 if a system
+ * the latency happens; loop prints after its calls.  Exit status 2 for a usage error, 1 if a system
  * call fails.
  */
 #define _GNU_SOURCE
@@ -111,6 +113,15 @@ int main(int argc, char **argv)
 		ms = atol(argv[3]);
 		return starve();
 	}
-	fprintf(stderr, "usage: %s sleep MS | starve CPU MS\n", argv[0]);
+	if (argc == 3 && !strcmp(argv[1], "loop")) {
+		long i, n = atol(argv[2]);
+		double t0 = now_ms();
+
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		printf("ns_per_call %.1f\n", n > 0 ? (now_ms() - t0) * 1e6 / n : 0.0);
+		return 0;
+	}
+	fprintf(stderr, "usage: %s sleep MS | starve CPU MS | loop N\n", argv[0]);
 	return 2;
 }
