@@ -101,7 +101,8 @@ static ssize_t trigger_pipe_read(struct file *file, char __user *ubuf,
 
 static __poll_t trigger_pipe_poll(struct file *file, struct poll_table_struct *pt)
 {
-	return ktrace_trigger_pipe_poll(file, pt);
+	poll_wait(file, ktrace_trigger_pipe_waitq(), pt);
+	return ktrace_trigger_pipe_ready() ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 static const struct file_operations trigger_pipe_fops = {

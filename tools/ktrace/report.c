@@ -158,7 +158,32 @@ struct filter {
 	unsigned int nr_events;
 	uint64_t from, to;
 	char *line;
+	bool relative;
+	int64_t rel_from, rel_to;
+	uint64_t origin;
+	bool have_origin;
 };
+
+/* The trigger record: ktrace:trigger, written when a trigger fires. */
+static bool is_trigger(const struct kt_record *r)
+{
+	return r->event && !strcmp(r->event->group, "ktrace") &&
+	       !strcmp(r->event->name, "trigger");
+}
+
+static int find_trigger(struct kt_trace *t, const struct kt_record *r, void *arg)
+{
+	struct filter *f = arg;
+
+	(void)t;
+	if (!is_trigger(r))
+		return 0;
+	f->origin = r->ns;
+	f->have_origin = true;
+	return 1;
+}
+
+static int parse_time(const char *s, uint64_t *ns);
 
 static bool event_matches(const struct filter *f, const struct kt_record *r)
 {
@@ -185,11 +210,34 @@ static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct filter *f = arg;
 
+	int64_t rel = (int64_t)(r->ns - f->origin);
+	uint64_t mag = rel < 0 ? -(uint64_t)rel : (uint64_t)rel;
+
 	if ((f->cpu >= 0 && r->cpu != f->cpu) || (f->pid >= 0 && r->pid != f->pid) ||
 	    r->ns < f->from || r->ns > f->to || !event_matches(f, r))
 		return 0;
+	if (f->relative && (rel < f->rel_from || rel > f->rel_to))
+		return 0;
 	kt_format(t, r, f->line, LINE_MAX_LEN);
-	return fputs(f->line, stdout) == EOF ? -1 : 0;
+	if (!f->relative)
+		return fputs(f->line, stdout) == EOF ? -1 : 0;
+	/* The time relative to the first trigger record: -S.N before, +S.N from it. */
+	return printf("%c%llu.%09u%s", rel < 0 ? '-' : '+', (unsigned long long)(mag / 1000000000),
+		      (unsigned int)(mag % 1000000000), strchr(f->line, ' ')) < 0 ? -1 : 0;
+}
+
+/* [+-]SECONDS[.FRACTION] to signed nanoseconds; -1 if malformed. */
+static int parse_rel_time(const char *s, int64_t *ns)
+{
+	bool neg = *s == '-';
+	uint64_t v;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	if (parse_time(s, &v) || v > INT64_MAX)
+		return -1;
+	*ns = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
 }
 
 /* SECONDS[.FRACTION] to nanoseconds; -1 if malformed. */
@@ -228,8 +276,18 @@ static long parse_num(const char *s, long max)
 	return *end || v > max ? -1 : v;
 }
 
+/* Parse --from or --to, absolute or (-r) relative; true after a message if bad. */
+static bool bad_time(const struct filter *f, const char *s, uint64_t *abs, int64_t *rel)
+{
+	if (!s || !(f->relative ? parse_rel_time(s, rel) : parse_time(s, abs)))
+		return false;
+	fprintf(stderr, "ktrace report: bad time '%s': want %sSECONDS[.FRACTION]\n", s,
+		f->relative ? "[+-]" : "");
+	return true;
+}
+
 static const char report_help[] =
-	"usage: ktrace report [-c CPU] [-p PID] [-e EVENT,...] [--from SEC] [--to SEC] FILE\n"
+	"usage: ktrace report [-c CPU] [-p PID] [-e EVENT,...] [--from SEC] [--to SEC] [-r] FILE\n"
 	"\n"
 	"Print the events of a trace file, one per line, merged across CPUs in\n"
 	"time order, as /sys/kernel/debug/ktrace/ascii prints them:\n"
@@ -240,6 +298,9 @@ static const char report_help[] =
 	"  -e, --event LIST     only these events: GROUP or GROUP:NAME, comma-separated\n"
 	"      --from SEC       only events at or after this time (CLOCK_MONOTONIC seconds)\n"
 	"      --to SEC         only events at or before this time\n"
+	"  -r, --relative       times relative to the first trigger record (ktrace:trigger),\n"
+	"                       -S.N before it and +S.N from it; --from and --to are then\n"
+	"                       relative too and may be negative\n"
 	"  -h, --help           this help\n";
 
 int cmd_report(int argc, char **argv)
@@ -250,15 +311,18 @@ int cmd_report(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },
+		{ "relative", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct filter f = { .cpu = -1, .pid = -1, .to = UINT64_MAX };
+	struct filter f = { .cpu = -1, .pid = -1, .to = UINT64_MAX,
+			    .rel_from = INT64_MIN, .rel_to = INT64_MAX };
+	const char *from = NULL, *to = NULL;
 	char *events = NULL, *tok;
 	struct kt_trace t;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "c:p:e:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:e:rh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			f.cpu = parse_num(optarg, KTF_MAX_CPUS - 1);
@@ -278,13 +342,13 @@ int cmd_report(int argc, char **argv)
 			events = optarg;
 			break;
 		case 'F':
+			from = optarg;
+			break;
 		case 'T':
-			if (parse_time(optarg, c == 'F' ? &f.from : &f.to)) {
-				fprintf(stderr,
-					"ktrace report: bad time '%s': want SECONDS[.FRACTION]\n",
-					optarg);
-				return EXIT_USAGE;
-			}
+			to = optarg;
+			break;
+		case 'r':
+			f.relative = true;
 			break;
 		case 'h':
 			fputs(report_help, stdout);
@@ -299,6 +363,8 @@ int cmd_report(int argc, char **argv)
 			"one trace file only");
 		return EXIT_USAGE;
 	}
+	if (bad_time(&f, from, &f.from, &f.rel_from) || bad_time(&f, to, &f.to, &f.rel_to))
+		return EXIT_USAGE;
 	if (events) {
 		for (tok = strtok(events, ","); tok; tok = strtok(NULL, ",")) {
 			char **e = realloc(f.events, (f.nr_events + 1) * sizeof(*e));
@@ -315,6 +381,17 @@ int cmd_report(int argc, char **argv)
 		free(f.events);
 		return 1;
 	}
+	if (f.relative) {
+		kt_merge(&t, find_trigger, &f);
+		if (!f.have_origin) {
+			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger) "
+				"to be relative to\n", argv[optind]);
+			kt_close(&t);
+			free(f.line);
+			free(f.events);
+			return 1;
+		}
+	}
 	ret = kt_merge(&t, report_one, &f);
 	if (ret)
 		fprintf(stderr, "ktrace report: write error\n");
@@ -324,18 +401,21 @@ int cmd_report(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
+#define STAT_TRIGGERS	16
+
 struct stat_acc {
 	unsigned long long events, unknown;
 	uint64_t first, last;
 	unsigned long long *per_cpu;
 	unsigned int nr_cpus;
+	char *triggers[STAT_TRIGGERS];
+	unsigned int nr_triggers;
 };
 
 static int stat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct stat_acc *a = arg;
 
-	(void)t;
 	if (!a->events)
 		a->first = r->ns;
 	a->last = r->ns;
@@ -346,6 +426,14 @@ static int stat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		a->unknown++;
 	if (r->cpu < a->nr_cpus)
 		a->per_cpu[r->cpu]++;
+	if (is_trigger(r) && a->nr_triggers < STAT_TRIGGERS) {
+		char *line = malloc(LINE_MAX_LEN);
+
+		if (line) {
+			kt_format(t, r, line, LINE_MAX_LEN);
+			a->triggers[a->nr_triggers++] = line;
+		}
+	}
 	return 0;
 }
 
@@ -360,7 +448,8 @@ static const char stat_help[] =
 	"\n"
 	"Summarize a trace file: the machine and clock, the time span, events per\n"
 	"type and per CPU, and per stream the subbuffers, the events lost\n"
-	"(dropped, overwritten) and where sequence numbers show gaps.\n";
+	"(dropped, overwritten) and where sequence numbers show gaps; the armed\n"
+	"triggers and the trigger records (the first 16).\n";
 
 int cmd_stat(int argc, char **argv)
 {
@@ -448,6 +537,12 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (t.text[KTF_TRIGGERS] && *t.text[KTF_TRIGGERS])
 		printf("triggers:\n%s", t.text[KTF_TRIGGERS]);
+	if (a.nr_triggers)
+		printf("trigger records:\n");
+	for (i = 0; i < a.nr_triggers; i++) {
+		printf("  %s", a.triggers[i]);
+		free(a.triggers[i]);
+	}
 	free(a.per_cpu);
 	kt_close(&t);
 	return 0;

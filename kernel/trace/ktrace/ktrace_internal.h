@@ -117,12 +117,12 @@ u64 ktrace_clock_units(u64 ns);
 #define KTRACE_TRIGGER_REASON_MAX	128
 int ktrace_trigger_write(char *spec);
 struct seq_file;
-struct file;
-struct poll_table_struct;
+struct wait_queue_head;
 void ktrace_triggers_show(struct seq_file *m);
 int ktrace_trigger_user(const char *text, size_t len);
 ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
-__poll_t ktrace_trigger_pipe_poll(struct file *file, struct poll_table_struct *pt);
+struct wait_queue_head *ktrace_trigger_pipe_waitq(void);
+bool ktrace_trigger_pipe_ready(void);
 
 /* ascii.c: the text pipe. */
 struct ktrace_ascii;

@@ -40,7 +40,6 @@
 #include <linux/mm.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
-#include <linux/poll.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
@@ -907,9 +906,24 @@ static bool ktrace_pipe_next(void)
 	return true;
 }
 
-static bool ktrace_pipe_ready(void)
+/**
+ * ktrace_trigger_pipe_ready() - tell whether a firing waits for a reader
+ *
+ * Return: true if trigger_pipe has a line to read (or one being written).
+ */
+bool ktrace_trigger_pipe_ready(void)
 {
 	return atomic_long_read(&ktrace_firings_head) != READ_ONCE(ktrace_pipe_pos);
+}
+
+/**
+ * ktrace_trigger_pipe_waitq() - where trigger_pipe readers wait
+ *
+ * Return: the wait queue woken at every firing, for poll().
+ */
+struct wait_queue_head *ktrace_trigger_pipe_waitq(void)
+{
+	return &ktrace_pipe_wait;
 }
 
 /**
@@ -941,11 +955,11 @@ ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock)
 			}
 			mutex_unlock(&ktrace_pipe_lock);
 			/* A slot being written: wait a tick for it. */
-			if (ktrace_pipe_ready())
+			if (ktrace_trigger_pipe_ready())
 				ret = schedule_timeout_interruptible(1) ? -EINTR : 0;
 			else
 				ret = wait_event_interruptible(ktrace_pipe_wait,
-							       ktrace_pipe_ready());
+							       ktrace_trigger_pipe_ready());
 			if (ret || signal_pending(current))
 				return -EINTR;
 			if (mutex_lock_interruptible(&ktrace_pipe_lock))
@@ -965,19 +979,6 @@ ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock)
 	}
 	mutex_unlock(&ktrace_pipe_lock);
 	return copied ? copied : ret;
-}
-
-/**
- * ktrace_trigger_pipe_poll() - poll trigger_pipe
- * @file: the file
- * @pt: the poll table
- *
- * Return: EPOLLIN | EPOLLRDNORM when a firing is waiting.
- */
-__poll_t ktrace_trigger_pipe_poll(struct file *file, struct poll_table_struct *pt)
-{
-	poll_wait(file, &ktrace_pipe_wait, pt);
-	return ktrace_pipe_ready() ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 static int __init ktrace_triggers_init(void)

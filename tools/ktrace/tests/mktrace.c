@@ -14,6 +14,7 @@
  * the tasks section naming pids; and an event with "pid" and "comm" fields
  * naming pids, which wins over the tasks section.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,9 +190,12 @@ int main(int argc, char **argv)
 	uint64_t clock;
 	unsigned int i;
 	int32_t neg = -5;
+	bool with_trigger = true;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: mktrace TRACE EXPECTED\n");
+	if (argc == 4 && !strcmp(argv[3], "notrigger"))
+		with_trigger = false;
+	else if (argc != 3) {
+		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");
@@ -237,6 +241,11 @@ int main(int argc, char **argv)
 		   "bar", "name");
 	meta_field("pid", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
 	meta_field("comm", 4, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	/* ktrace:trigger, the record of a trigger that fired (report -r). */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
+		   "ktrace", "trigger");
+	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
 	sb_end(&low, 0);
 	sb_flush(&low);
 
@@ -294,6 +303,13 @@ int main(int argc, char **argv)
 	memcpy(ex + 4, "learned", 7);
 	sb_expanded(&med, 7, 4, 1020, ex, 20);
 	line(1020, 0, "<idle>-0", "bar:name pid=42 comm=\"learned\"");
+	if (with_trigger) {
+		memset(ex, 0, sizeof(ex));
+		memcpy(ex, "user", 4);
+		memcpy(ex + 16, "slow", 4);
+		sb_expanded(&med, 1, 1, 1025, ex, 24);
+		line(1025, 0, "<idle>-0", "ktrace:trigger trigger=\"user\" reason=\"slow\"");
+	}
 	sb_end(&med, 0);
 	sb_flush(&med);
 

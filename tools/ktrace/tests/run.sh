@@ -102,6 +102,40 @@ filtered "report -e foo:switch" '$4 == "foo:switch"' -- -e foo:switch
 filtered "report -e foo (a group)" '$4 ~ /^foo:/' -- -e foo
 filtered "report -p 42 --from 32.4 --to 32.5" '$3 ~ /-42$/ && $1 >= 32.4 && $1 <= 32.5' \
 	-- -p 42 --from 32.4 --to 32.5
+# report -r: every line, its time relative to the trigger record's.
+rel='function ns(t, a) { split(t, a, "."); return a[1] * 1000000000 + a[2] }
+	/ ktrace:trigger / { T = ns($1) } { l[NR] = $0; t[NR] = ns($1) }
+	END { for (i = 1; i <= NR; i++) { d = t[i] - T; s = d < 0 ? "-" : "+"; d = d < 0 ? -d : d
+		r = l[i]; sub(/^[^ ]* /, "", r)
+		printf "%s%d.%09d %s\n", s, int(d / 1000000000), d % 1000000000, r } }'
+n=$((n + 1))
+sort -s -k1,1n "$tmp/s.exp" | awk "$rel" >"$tmp/r.want"
+if "$bin" report -r "$tmp/s.dat" >"$tmp/r.got" 2>&1 && grep -q '^+0.000000000 .* ktrace:trigger ' "$tmp/r.got" &&
+   grep -q '^-' "$tmp/r.got" && cmp -s "$tmp/r.want" "$tmp/r.got"; then
+	echo "ok $n report -r: times relative to the trigger record"
+else
+	echo "not ok $n report -r: times relative to the trigger record"
+	diff "$tmp/r.want" "$tmp/r.got" | sed 's/^/# /'
+	fails=$((fails + 1))
+fi
+n=$((n + 1))
+awk '{ t = $1; sub(/^[+-]/, "", t); if (($1 ~ /^-/ && t + 0 <= 0.000001) || ($1 ~ /^[+]/ && t + 0 == 0)) print }' \
+	"$tmp/r.want" >"$tmp/w.want"
+if "$bin" report -r --from -0.000001 --to 0 "$tmp/s.dat" >"$tmp/w.got" 2>&1 &&
+   [ "$(wc -l <"$tmp/w.want")" -ge 2 ] && cmp -s "$tmp/w.want" "$tmp/w.got"; then
+	echo "ok $n report -r --from -0.000001 --to 0: a window around the trigger ($(wc -l <"$tmp/w.want") lines)"
+else
+	echo "not ok $n report -r --from -0.000001 --to 0: a window around the trigger"
+	diff "$tmp/w.want" "$tmp/w.got" | sed 's/^/# /'
+	fails=$((fails + 1))
+fi
+"$mk" "$tmp/n.dat" "$tmp/n.exp" notrigger
+check "report -r without a trigger record: exit 1 with the file" 1 '' \
+	'n.dat: no trigger record' -- report -r "$tmp/n.dat"
+check "report -r: a bad relative time is a usage error" 2 '' "bad time '--1': want \\[\\+-\\]" \
+	-- report -r --from --1 "$tmp/s.dat"
+check "stat lists the trigger records" 0 \
+	'^  [0-9.]+ 0 <idle>-0 ktrace:trigger trigger="user" reason="slow"$' '' -- stat "$tmp/s.dat"
 check "report: a bad time is a usage error" 2 '' "bad time '1.2.3'" \
 	-- report --to 1.2.3 "$tmp/s.dat"
 check "report: a bad CPU is a usage error" 2 '' "bad CPU 'x'" -- report -c x "$tmp/s.dat"
