@@ -25,3 +25,10 @@ run "echo hybrid > $K/mode; echo 1 > $K/events/test/tick/enable; echo 1 > $K/ena
 run "taskset -c 1 sh -c 'echo the ascii pipe, live > $K/mark'; sleep 0.01; echo 0 > $K/enable"
 run "timeout 3 cat $K/ascii | grep -B2 -A2 ktrace:mark | head -n 6"
 run "echo 'too late' > $K/mark"
+# The flight recorder: overwrite mode with the vm events, an OOM trigger,
+# a memory hog; the trigger freezes the trace at the kill.
+run "echo 0 > $K/events/enable; echo 1 > $K/events/vm/enable; echo 1 > $K/events/ktrace/enable; echo overwrite > $K/mode; echo 'oom delay=100' > $K/triggers; cat $K/triggers"
+run "echo 1 > $K/enable; sh -c 'echo 1000 > /proc/self/oom_score_adj; exec /kselftest/ktrace/ktrace_hog 4096' >/dev/null 2>&1; sleep 1; cat $K/enable $K/triggers"
+run "timeout 1 cat $K/trigger_pipe"
+run "timeout 3 cat $K/ascii | grep -E 'vm:|ktrace:trigger' | tail -n 6"
+run "dmesg | grep 'ktrace: trigger'"

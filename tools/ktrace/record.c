@@ -3,8 +3,8 @@
  * tools/ktrace: ktrace record.
  *
  * Configures /sys/kernel/debug/ktrace (or $KTRACE_DIR), starts tracing,
- * copies every relay file (every channel of every CPU) into the trace file
- * as it fills, and stops on the end of COMMAND, on Ctrl-C, or with --wait
+ * copies every relay file (every channel of every CPU, CPUs brought online
+ * meanwhile included) into the trace file as it fills, and stops on the end of COMMAND, on Ctrl-C, or with --wait
  * when tracing stops by itself (a trigger fired).  Then it adds what a
  * decoder elsewhere needs: the tasks alive (pid and name), uname, the
  * stats and the triggers.
@@ -128,27 +128,43 @@ static int drain(struct recorder *r)
 	return 0;
 }
 
-/* Open the relay files there are; CPUs brought online later are missed. */
-static int open_streams(struct recorder *r)
+/*
+ * Open the relay files not open yet: all of them at the start, and those
+ * of CPUs brought online while recording (ktrace gives a CPU its buffers
+ * when it comes online), as the loop calls it again once a second.
+ * Returns the number of files open.
+ */
+static unsigned int open_streams(struct recorder *r)
 {
-	unsigned int ch, cpu, found = 0;
+	unsigned int ch, cpu, open_now = 0;
 	char path[4096];
+	struct dirent *d;
+	DIR *dir;
 
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
-		for (cpu = 0; cpu < KTF_MAX_CPUS; cpu++) {
-			snprintf(path, sizeof(path), "%s/%s/cpu%u", r->dir,
-				 kt_channel_name(ch), cpu);
+		snprintf(path, sizeof(path), "%s/%s", r->dir, kt_channel_name(ch));
+		dir = opendir(path);
+		while (dir && (d = readdir(dir))) {
+			char *end;
+
+			if (strncmp(d->d_name, "cpu", 3) || d->d_name[3] < '0' ||
+			    d->d_name[3] > '9')
+				continue;
+			cpu = strtoul(d->d_name + 3, &end, 10);
+			if (*end || cpu >= KTF_MAX_CPUS || r->fds[ch][cpu] >= 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s", r->dir, kt_channel_name(ch),
+				 d->d_name);
 			r->fds[ch][cpu] = open(path, O_RDONLY | O_NONBLOCK);
-			if (r->fds[ch][cpu] >= 0) {
-				found++;
-				if (cpu + 1 > r->nr_cpus)
-					r->nr_cpus = cpu + 1;
-			}
+			if (r->fds[ch][cpu] >= 0 && cpu + 1 > r->nr_cpus)
+				r->nr_cpus = cpu + 1;
 		}
+		if (dir)
+			closedir(dir);
+		for (cpu = 0; cpu < r->nr_cpus; cpu++)
+			open_now += r->fds[ch][cpu] >= 0;
 	}
-	if (!found)
-		fprintf(stderr, "ktrace record: no relay files under %s/high\n", r->dir);
-	return found ? 0 : -1;
+	return open_now;
 }
 
 /* "PID COMM" of every task in /proc. */
@@ -329,6 +345,9 @@ int kt_record(int argc, char **argv)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return 1;
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
+		for (cpu = 0; cpu < KTF_MAX_CPUS; cpu++)
+			r->fds[ch][cpu] = -1;
 	r->out = "ktrace.dat";
 	r->dir = getenv("KTRACE_DIR") && *getenv("KTRACE_DIR") ? getenv("KTRACE_DIR") :
 		 "/sys/kernel/debug/ktrace";
@@ -397,8 +416,10 @@ int kt_record(int argc, char **argv)
 	if (ctl_write(r->dir, "enable", "1"))
 		goto out;
 	/* The relay files exist once the buffers are allocated, at the start. */
-	if (open_streams(r))
+	if (!open_streams(r)) {
+		fprintf(stderr, "ktrace record: no relay files under %s/high\n", r->dir);
 		goto stop;
+	}
 	if (optind < argc) {
 		child = fork();
 		if (child == 0) {
@@ -423,9 +444,11 @@ int kt_record(int argc, char **argv)
 			break;
 		if (!wait_stop && child < 0 && optind < argc)
 			break;
-		if (tty && time(NULL) != last) {
+		if (time(NULL) != last) {
 			last = time(NULL);
-			progress(r);
+			open_streams(r);
+			if (tty)
+				progress(r);
 		}
 		poll(NULL, 0, 100);
 	}

@@ -15,7 +15,7 @@ if [ ! -x "$BIN" ]; then
 	ktap_skip_all "no ktrace tool (tools/ktrace) installed"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 14
+ktap_set_plan 18
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -97,6 +97,40 @@ if ! cmp -s "$TMP/rep.norm" "$TMP/ascii.norm"; then
 fi
 check "report prints the ascii pipe's lines, times and pids aside" \
 	"$(cmp -s "$TMP/rep.norm" "$TMP/ascii.norm" && echo same)/$(wc -l <"$TMP/ascii")" "same/$n"
+
+# A flight recording stopped by a trigger, read relative to it.
+echo '!user' >"$KT/triggers" 2>/dev/null
+"$BIN" record -o "$TMP/f.dat" -m overwrite -e ktrace -t 'user delay=0' --wait -- \
+	sh -c 'for i in 1 2 3; do echo "before $i" >'"$KT"'/mark; done
+	       echo "the bug" >'"$KT"'/trigger; sleep 2' >"$TMP/frec.out" 2>&1
+"$BIN" report -r "$TMP/f.dat" >"$TMP/frel" 2>&1
+check "record --wait stops at the trigger; report -r puts it at +0" \
+	"$(grep -c '^+0\.000000000 .* ktrace:trigger trigger="user" .* reason="the bug"$' "$TMP/frel")" 1
+check "report -r: the marks before it are negative, in order" \
+	"$(sed -n 's/^-[0-9.]* .* text="\(before [0-9]\)"$/\1/p' "$TMP/frel" | tr '\n' ',')" \
+	"before 1,before 2,before 3,"
+"$BIN" stat "$TMP/f.dat" >"$TMP/fstat"
+check "stat: the armed trigger and its record" \
+	"$(grep -c '^user count=1 delay=0 action=stop hits=1 fired=1$' "$TMP/fstat")/$(
+	   grep -c '^  .* ktrace:trigger trigger="user" ' "$TMP/fstat")" "1/1"
+echo '!user' >"$KT/triggers"
+
+# A CPU brought online while recording: its relay files appear then, and
+# record follows them.  New buffers (a mode change frees them) while CPU 1
+# is offline, so that CPU 1 gets its buffers only when it comes back.
+ON=/sys/devices/system/cpu/cpu1/online
+if [ -w $ON ]; then
+	echo 0 >$ON
+	echo drop >"$KT/mode"
+	echo hybrid >"$KT/mode"
+	"$BIN" record -o "$TMP/h.dat" -e ktrace -- sh -c 'sleep 1; echo 1 >'$ON'; sleep 2
+		taskset -c 1 sh -c "echo on the new cpu >'"$KT"'/mark"' >/dev/null 2>&1
+	echo 1 >$ON
+	check "record follows a CPU brought online while it records" \
+		"$("$BIN" report "$TMP/h.dat" | grep -c '^[0-9.]* 1 .* text="on the new cpu"$')" 1
+else
+	ktap_test_skip "record follows a CPU brought online while it records (no CPU hotplug)"
+fi
 
 "$BIN" report "$TMP/t.dat.missing" >/dev/null 2>"$TMP/err"
 check "a missing file: exit 1 and its name" "$?/$(grep -c "t.dat.missing" "$TMP/err")" "1/1"
