@@ -4,8 +4,9 @@
  *
  * Configures /sys/kernel/debug/ktrace (or $KTRACE_DIR), starts tracing,
  * copies every relay file (every channel of every CPU, CPUs brought online
- * meanwhile included) into the trace file as it fills, and stops on the end of COMMAND, on Ctrl-C, or with --wait
- * when tracing stops by itself (a trigger fired).  Then it adds what a
+ * meanwhile included) into the trace file as it fills, and stops on the
+ * end of COMMAND, on Ctrl-C, or with --wait when tracing stops by itself
+ * (a trigger fired).  Then it adds what a
  * decoder elsewhere needs: the tasks alive (pid and name), uname, the
  * stats and the triggers.
  */

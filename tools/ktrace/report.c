@@ -384,8 +384,8 @@ int cmd_report(int argc, char **argv)
 	if (f.relative) {
 		kt_merge(&t, find_trigger, &f);
 		if (!f.have_origin) {
-			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger) "
-				"to be relative to\n", argv[optind]);
+			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger)\n",
+				argv[optind]);
 			kt_close(&t);
 			free(f.line);
 			free(f.events);

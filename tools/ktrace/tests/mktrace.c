@@ -192,9 +192,9 @@ int main(int argc, char **argv)
 	int32_t neg = -5;
 	bool with_trigger = true;
 
-	if (argc == 4 && !strcmp(argv[3], "notrigger"))
+	if (argc == 4 && !strcmp(argv[3], "notrigger")) {
 		with_trigger = false;
-	else if (argc != 3) {
+	} else if (argc != 3) {
 		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger]\n");
 		return 2;
 	}

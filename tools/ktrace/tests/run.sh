@@ -40,7 +40,7 @@ check() {
 }
 
 echo "KTAP version 1"
-echo "1..30"
+echo "1..35"
 check "help on stdout, exit 0" 0 '^usage: ktrace' '' -- --help
 check "help command" 0 'status +show whether' '' -- help
 check "no command is a usage error" 2 '' '^usage: ktrace' --
@@ -110,7 +110,8 @@ rel='function ns(t, a) { split(t, a, "."); return a[1] * 1000000000 + a[2] }
 		printf "%s%d.%09d %s\n", s, int(d / 1000000000), d % 1000000000, r } }'
 n=$((n + 1))
 sort -s -k1,1n "$tmp/s.exp" | awk "$rel" >"$tmp/r.want"
-if "$bin" report -r "$tmp/s.dat" >"$tmp/r.got" 2>&1 && grep -q '^+0.000000000 .* ktrace:trigger ' "$tmp/r.got" &&
+if "$bin" report -r "$tmp/s.dat" >"$tmp/r.got" 2>&1 &&
+   grep -q '^+0.000000000 .* ktrace:trigger ' "$tmp/r.got" &&
    grep -q '^-' "$tmp/r.got" && cmp -s "$tmp/r.want" "$tmp/r.got"; then
 	echo "ok $n report -r: times relative to the trigger record"
 else
@@ -119,11 +120,13 @@ else
 	fails=$((fails + 1))
 fi
 n=$((n + 1))
-awk '{ t = $1; sub(/^[+-]/, "", t); if (($1 ~ /^-/ && t + 0 <= 0.000001) || ($1 ~ /^[+]/ && t + 0 == 0)) print }' \
+awk '{ t = $1; sub(/^[+-]/, "", t)
+	if (($1 ~ /^-/ && t + 0 <= 0.000001) || ($1 ~ /^[+]/ && t + 0 == 0)) print }' \
 	"$tmp/r.want" >"$tmp/w.want"
 if "$bin" report -r --from -0.000001 --to 0 "$tmp/s.dat" >"$tmp/w.got" 2>&1 &&
    [ "$(wc -l <"$tmp/w.want")" -ge 2 ] && cmp -s "$tmp/w.want" "$tmp/w.got"; then
-	echo "ok $n report -r --from -0.000001 --to 0: a window around the trigger ($(wc -l <"$tmp/w.want") lines)"
+	echo "ok $n report -r --from -0.000001 --to 0: a window around the trigger" \
+		"($(wc -l <"$tmp/w.want") lines)"
 else
 	echo "not ok $n report -r --from -0.000001 --to 0: a window around the trigger"
 	diff "$tmp/w.want" "$tmp/w.got" | sed 's/^/# /'

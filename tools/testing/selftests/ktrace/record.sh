@@ -105,7 +105,8 @@ echo '!user' >"$KT/triggers" 2>/dev/null
 	       echo "the bug" >'"$KT"'/trigger; sleep 2' >"$TMP/frec.out" 2>&1
 "$BIN" report -r "$TMP/f.dat" >"$TMP/frel" 2>&1
 check "record --wait stops at the trigger; report -r puts it at +0" \
-	"$(grep -c '^+0\.000000000 .* ktrace:trigger trigger="user" .* reason="the bug"$' "$TMP/frel")" 1
+	"$(grep -c -e '^+0\.000000000 .* ktrace:trigger trigger="user" .* reason="the bug"$' \
+		"$TMP/frel")" 1
 check "report -r: the marks before it are negative, in order" \
 	"$(sed -n 's/^-[0-9.]* .* text="\(before [0-9]\)"$/\1/p' "$TMP/frel" | tr '\n' ',')" \
 	"before 1,before 2,before 3,"
