@@ -23,6 +23,8 @@ check "mark enabled, test events not: the group 1, all X" \
 	"$(cat "$E/enable" "$E/ktrace/enable" "$E/ktrace/mark/enable" | tr '\n' ' ')" "X 1 1 "
 
 echo 1 >"$KT/enable"
+# ktrace:trigger off first: mark is then the group's only enabled event.
+echo 0 >"$E/ktrace/trigger/enable"
 check "event off" "$(wr "$E/ktrace/mark/enable" 0)" "ok 1"
 check "a disabled mark is refused with EAGAIN" "$(wr "$KT/mark" hidden)" EAGAIN
 check "the group and all read 0" "$(cat "$E/enable" "$E/ktrace/enable" | tr '\n' ' ')" "0 0 "
