@@ -136,10 +136,13 @@ static void ktrace_begin_subbuf(struct ktrace_buf *buf, unsigned long begin,
 	h->channel = buf->channel;
 	h->flags = buf->overwrite ? KTRACE_SUBBUF_OVERWRITE : 0;
 	h->cpu = buf->cpu;
-	h->data_size = 0;
+	/*
+	 * Not data_size, dropped and overwritten: ktrace_end_subbuf() sets
+	 * them, before the padding commit that completes the subbuffer, and
+	 * it can run first.  Nested writers (an interrupt storm, NMIs) may
+	 * fill and close this subbuffer between our cmpxchg and this header.
+	 */
 	h->seq = sb;
-	h->dropped = 0;
-	h->overwritten = 0;
 	h->pid = task_pid_nr(current);
 	h->reserved = 0;
 	ktrace_put_timestamp(h + 1, clock);
