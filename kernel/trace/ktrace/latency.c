@@ -30,8 +30,8 @@
  * two slots.  An end that finds its slot still filling (a beginning and
  * end nanoseconds apart, on two CPUs) misses it; the slot then times out.
  *
- * A timer scans the table every threshold (at least every
- * %KTRACE_LAT_SCAN_MIN_MS) and fires on pairs older than the threshold:
+ * A timer scans the table every threshold, but not more often than every
+ * %KTRACE_LAT_SCAN_MIN_MS, and fires on pairs older than the threshold:
  * a request that never completes, a task that is never run.  Pairs begun
  * before the current trace started are dropped without firing.
  */
