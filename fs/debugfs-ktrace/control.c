@@ -225,6 +225,38 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+/**
+ * ktrace_ctl_get_text() - copy a free-text write, its trailing newline removed
+ * @ubuf: the user buffer
+ * @cnt: its length
+ * @max: the longest write accepted, newline included
+ * @len: set to the length of the text
+ *
+ * For the files whose writes are text (mark, trigger): taken whole or
+ * refused, never truncated.
+ *
+ * Return: the text, to be kfree()d, or an ERR_PTR(): -EINVAL for an empty
+ * write, a lone newline or a write of more than @max bytes; -EFAULT or
+ * -ENOMEM.
+ */
+char *ktrace_ctl_get_text(const char __user *ubuf, size_t cnt, size_t max,
+			  size_t *len)
+{
+	char *text;
+
+	if (!cnt || cnt > max)
+		return ERR_PTR(-EINVAL);
+	text = memdup_user(ubuf, cnt);
+	if (IS_ERR(text))
+		return text;
+	*len = cnt - (text[cnt - 1] == '\n');
+	if (!*len) {
+		kfree(text);
+		return ERR_PTR(-EINVAL);
+	}
+	return text;
+}
+
 /*
  * Each write is one annotation, 1 to KTRACE_MARK_MAX bytes, a trailing
  * newline removed; -EINVAL otherwise, -EAGAIN when not tracing, -ENOBUFS
@@ -233,18 +265,14 @@ DEFINE_SHOW_ATTRIBUTE(stats);
 static ssize_t mark_write(struct file *file, const char __user *ubuf,
 			  size_t cnt, loff_t *ppos)
 {
-	size_t len = cnt;
+	size_t len;
 	char *text;
 	int ret;
 
-	if (!cnt || cnt > KTRACE_MARK_MAX)
-		return -EINVAL;
-	text = memdup_user(ubuf, cnt);
+	text = ktrace_ctl_get_text(ubuf, cnt, KTRACE_MARK_MAX, &len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	if (text[len - 1] == '\n')
-		len--;
-	ret = len ? ktrace_mark(text, len) : -EINVAL;
+	ret = ktrace_mark(text, len);
 	kfree(text);
 	return ret ? ret : cnt;
 }

@@ -15,6 +15,8 @@ struct dentry;
 char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf,
 			  size_t size);
 int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on);
+char *ktrace_ctl_get_text(const char __user *ubuf, size_t cnt, size_t max,
+			  size_t *len);
 struct ktrace_event;
 
 void ktrace_fs_events_init(struct dentry *parent);

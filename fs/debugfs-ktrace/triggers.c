@@ -24,7 +24,6 @@
 #include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 
 #include "ktrace_internal.h"
 #include "control.h"
@@ -71,17 +70,13 @@ static const struct file_operations triggers_fops = {
 static ssize_t trigger_write(struct file *file, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
 {
-	size_t len = cnt;
+	size_t len;
 	char *text;
 	int ret;
 
-	if (!cnt || cnt > KTRACE_TRIGGER_REASON_MAX)
-		return -EINVAL;
-	text = memdup_user(ubuf, cnt);
+	text = ktrace_ctl_get_text(ubuf, cnt, KTRACE_TRIGGER_REASON_MAX, &len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	if (text[len - 1] == '\n')
-		len--;
 	ret = ktrace_trigger_user(text, len);
 	kfree(text);
 	return ret ? ret : cnt;

@@ -130,17 +130,6 @@ const char *ktrace_trigger_slot_name(unsigned int slot)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_slot_name);
 
-static int ktrace_match(const char * const *names, unsigned int nr,
-			const char *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		if (names[i] && !strcmp(names[i], s))
-			return i;
-	return -EINVAL;
-}
-
 /**
  * ktrace_parse_duration() - parse a latency threshold
  * @s: digits and a unit: ns, us, ms or s
@@ -238,7 +227,7 @@ static int ktrace_trigger_parse_opt(struct ktrace_trigger_spec *spec,
 	if (!val)
 		return -EINVAL;
 	*val++ = '\0';
-	o = ktrace_match(ktrace_trigger_opts, KTRACE_NR_OPTS, opt);
+	o = match_string(ktrace_trigger_opts, KTRACE_NR_OPTS, opt);
 	if (o < 0 || __test_and_set_bit(o, seen))
 		return -EINVAL;
 	switch (o) {
@@ -248,7 +237,7 @@ static int ktrace_trigger_parse_opt(struct ktrace_trigger_spec *spec,
 		return ktrace_parse_uint(val, 0, KTRACE_TRIGGER_DELAY_MAX_MS,
 					 &spec->delay_ms);
 	case KTRACE_OPT_ACTION:
-		ret = ktrace_match(ktrace_trigger_actions,
+		ret = match_string(ktrace_trigger_actions,
 				   ARRAY_SIZE(ktrace_trigger_actions), val);
 		if (ret < 0)
 			return ret;
@@ -306,7 +295,7 @@ int ktrace_trigger_parse(char *s, struct ktrace_trigger_spec *spec)
 			return -EINVAL;
 		if (gt)
 			*gt = '\0';
-		ret = ktrace_match(ktrace_latency_kinds, KTRACE_NR_LAT_KINDS, lat);
+		ret = match_string(ktrace_latency_kinds, KTRACE_NR_LAT_KINDS, lat);
 		if (ret < 0)
 			return ret;
 		spec->kind = KTRACE_TRIG_LATENCY;
@@ -317,7 +306,7 @@ int ktrace_trigger_parse(char *s, struct ktrace_trigger_spec *spec)
 				return ret;
 		}
 	} else {
-		ret = ktrace_match(ktrace_trigger_kinds, KTRACE_NR_TRIG_KINDS, name);
+		ret = match_string(ktrace_trigger_kinds, KTRACE_NR_TRIG_KINDS, name);
 		if (ret < 0 || ret == KTRACE_TRIG_LATENCY)
 			return -EINVAL;
 		spec->kind = ret;
@@ -533,11 +522,11 @@ int ktrace_trigger_fire(struct ktrace_trigger *t,
 {
 	u8 buf[sizeof(struct kt_trigger_rec) + KTRACE_TRIGGER_REASON_MAX] = {};
 	struct kt_trigger_rec *rec = (struct kt_trigger_rec *)buf;
-	const char *name = ktrace_trigger_slot_name(ktrace_trigger_slot(&t->spec));
 	bool stop = t->spec.action == KTRACE_ACTION_STOP;
-	u64 now = ktime_get_mono_fast_ns();
 	unsigned long gen, old;
+	const char *name;
 	size_t len;
+	u64 now;
 
 	if (!READ_ONCE(ktrace_tracing))
 		return -EAGAIN;
@@ -549,6 +538,8 @@ int ktrace_trigger_fire(struct ktrace_trigger *t,
 		if (old == gen || atomic_long_cmpxchg(&ktrace_stop_gen, old, gen) != old)
 			return 0;
 	}
+	now = ktime_get_mono_fast_ns();
+	name = ktrace_trigger_slot_name(ktrace_trigger_slot(&t->spec));
 	strscpy_pad(rec->trigger, name, sizeof(rec->trigger));
 	rec->pid = cause->pid;
 	if (cause->comm)

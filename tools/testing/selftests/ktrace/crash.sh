@@ -12,7 +12,7 @@
 ktrace_setup
 LKDTM=/sys/kernel/debug/provoke-crash/DIRECT
 [ -w $LKDTM ] || { ktap_skip_all "no $LKDTM: is CONFIG_LKDTM=y?"; exit "$KSFT_SKIP"; }
-ktap_set_plan 7
+ktap_set_plan 8
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -62,8 +62,16 @@ HUNG=$(cat "$TMP/hung")
 check "hung_task: the detector's report stopped tracing" "$(cat "$KT/enable")" 0
 ascii hung
 has "hung_task: the trigger record names the hung task" \
-	" ktrace:trigger trigger=\"hung_task\" pid=$HUNG comm=\"sh\" value=[0-9]{10,} \
+	" ktrace:trigger trigger=\"hung_task\" pid=$HUNG comm=\"sh\" value=[0-9]+ \
 fired=1 action=stop reason=\"hung task\"$"
+blocked=$(sed -n 's/.* trigger="hung_task" .* value=\([0-9]*\) .*/\1/p' "$TMP/out")
+# Reported after hung_task_timeout_secs (2 s), within two check periods.
+if [ -n "$blocked" ] && [ "$blocked" -ge 2000000000 ] && [ "$blocked" -le 10000000000 ]; then
+	ktap_test_pass "hung_task: the value is the time blocked ($blocked ns)"
+else
+	ktap_print_msg "got '$blocked', want 2 s to 10 s"
+	ktap_test_fail "hung_task: the value is the time blocked"
+fi
 # The COMM-PID column of a switch is the next task's: the task switched
 # out is the one the CPU's previous line ran.
 order=$(awk -v p="$HUNG" '/text="before the hang"/ && !m { m = NR }
@@ -87,7 +95,7 @@ check "oops: the writer was killed, the kernel goes on" "$(kill -0 "$OOPS" 2>&1 
 	"sh: can't kill pid $OOPS: No such process"
 ascii oops
 has "oops: the trigger record names the oopsing task and the trap" \
-	" ktrace:trigger trigger=\"oops\" pid=$OOPS comm=\"sh\" value=[0-9]+ fired=1 action=stop reason=\"invalid opcode\"$"
+	" ktrace:trigger trigger=\"oops\" pid=$OOPS comm=\"sh\" value=0 fired=1 action=stop reason=\"invalid opcode\"$"
 order=$(awk '/text="before the oops"/ && !m { m = NR }
 	/ ktrace:trigger trigger="oops"/ && !t { t = NR }
 	END { print (m && t > m) ? "ok" : m " " t }' "$TMP/out")

@@ -12,7 +12,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 69
+ktap_set_plan 71
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -58,6 +58,17 @@ has() {
 	else
 		ktap_print_msg "no line of $(basename "$2") matches: $3"
 		tail -n 5 "$2" | while read -r l; do ktap_print_msg "  $l"; done
+		ktap_test_fail "$1"
+	fi
+}
+
+# in_range NAME VALUE MIN MAX: a test passing if MIN <= VALUE <= MAX.
+in_range() {
+	if [ -n "$2" ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; then
+		ktap_print_msg "$1: $2"
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "got '$2', want $3 to $4"
 		ktap_test_fail "$1"
 	fi
 }
@@ -308,12 +319,9 @@ wait
 ascii block
 has "latency:block: fired on the slow request before it completed" "$TMP/out" \
 	" ktrace:trigger trigger=\"latency:block\" pid=0 comm=\"\" value=[0-9]{9} fired=1 action=stop reason=\"block $LDEVT sector 800, no end yet\"$"
-value=$(sed -n 's/.* ktrace:trigger trigger="latency:block" .* value=\([0-9]*\) .*/\1/p' "$TMP/out")
-if [ "${value:-0}" -ge 100000000 ] && [ "$value" -lt 1000000000 ]; then
-	ktap_test_pass "latency:block: the value is the time waited so far (${value} ns)"
-else
-	ktap_test_fail "latency:block: the value is the time waited so far (${value} ns)"
-fi
+in_range "latency:block: the value is the time waited so far" \
+	"$(sed -n 's/.* trigger="latency:block" .* value=\([0-9]*\) .*/\1/p' "$TMP/out")" \
+	100000000 999999999
 order=$(awk -v d="dev=$LDEVT sector=800 " '$0 ~ " block:rq_issue " d && !i { i = NR }
 	/ ktrace:trigger / && !t { t = NR } END { print (i && t > i) ? "ok" : i " " t }' "$TMP/out")
 check "latency:block: the issue of the request is before the trigger record" "$order" ok
@@ -332,7 +340,11 @@ wait_stopped
 SL=$(awk '{ print $4 }' "$TMP/slow")
 pipe
 has "latency:syscall: fired for the 300 ms nanosleep" "$TMP/pipe" \
-	" latency:syscall action=stop fired=1 pid=$SL comm=\"ktrace_lat\" value=[0-9]{8,9} reason=\"syscall 35(, no end yet)?\"$"
+	" latency:syscall action=stop fired=1 pid=$SL comm=\"ktrace_lat\" value=[0-9]+ \
+reason=\"syscall 35(, no end yet)?\"$"
+in_range "latency:syscall: the value is over the threshold, at most the sleep" \
+	"$(sed -n 's/.* latency:syscall .* value=\([0-9]*\) .*/\1/p' "$TMP/pipe")" \
+	50000000 400000000
 echo '!latency:syscall' >"$KT/triggers"
 
 # --- latency:wakeup --------------------------------------------------------
@@ -345,7 +357,11 @@ echo 0 >"$KT/enable"
 SV=$(awk '{ print $2 }' "$TMP/starve")
 pipe
 has "latency:wakeup: fired for the thread kept from running" "$TMP/pipe" \
-	" latency:wakeup action=mark fired=[0-9]+ pid=$SV comm=\"ktrace_lat\" value=[0-9]{8,9} reason=\"wakeup to running(, no end yet)?\"$"
+	" latency:wakeup action=mark fired=[0-9]+ pid=$SV comm=\"ktrace_lat\" value=[0-9]+ reason=\"wakeup to running(, no end yet)?\"$"
+in_range "latency:wakeup: it waited over the threshold, at most the spin" \
+	"$(sed -n "s/.* latency:wakeup .* pid=$SV .* value=\\([0-9]*\\) .*/\\1/p" "$TMP/pipe" |
+	   sort -n | tail -n 1)" \
+	50000000 400000000
 echo '!latency:wakeup' >"$KT/triggers"
 
 # --- disarming and arming again while tracing --------------------------------
