@@ -215,10 +215,11 @@ static int stats_show(struct seq_file *m, void *v)
 		for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 			if (!ktrace_channel_stats(ch, cpu, &st))
 				continue;
-			seq_printf(m, "cpu%u %s events=%llu bytes=%llu dropped=%llu overwritten=%llu timestamps=%llu subbufs=%llu used=%llu\n",
+			seq_printf(m, "cpu%u %s events=%llu bytes=%llu dropped=%llu overwritten=%llu timestamps=%llu subbufs=%llu used=%llu torn_reads=%llu\n",
 				   cpu, ktrace_channel_name(ch), st.events,
 				   st.bytes, st.dropped, st.overwritten,
-				   st.timestamps, st.subbufs, st.used);
+				   st.timestamps, st.subbufs, st.used,
+				   st.torn_reads);
 		}
 	}
 	return 0;
@@ -312,6 +313,61 @@ static const struct file_operations ascii_fops = {
 	.release = ascii_release,
 };
 
+/*
+ * The stream files: relay's buffers and references, but read() copies
+ * each subbuffer out whole and checks it before handing it over (see
+ * ktrace_stream_read()), where relay's read() copies in place from memory
+ * an overwriting writer may be reusing.  No mmap() nor splice(): a reader
+ * of the mapping could not check what it copied.
+ */
+static int stream_file_open(struct inode *inode, struct file *file)
+{
+	struct ktrace_stream *s;
+	int ret;
+
+	/* Takes relay's reference on the buffer, dropped by stream_file_release(). */
+	ret = relay_file_operations.open(inode, file);
+	if (ret)
+		return ret;
+	s = ktrace_stream_open(file->private_data);
+	if (IS_ERR(s)) {
+		relay_file_operations.release(inode, file);
+		return PTR_ERR(s);
+	}
+	file->private_data = s;
+	return 0;
+}
+
+static ssize_t stream_file_read(struct file *file, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	return ktrace_stream_read(file->private_data, ubuf, cnt);
+}
+
+static __poll_t stream_file_poll(struct file *file, poll_table *wait)
+{
+	struct ktrace_stream *s = file->private_data;
+
+	poll_wait(file, &ktrace_stream_rbuf(s)->read_wait, wait);
+	return ktrace_stream_ready(s) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static int stream_file_release(struct inode *inode, struct file *file)
+{
+	struct ktrace_stream *s = file->private_data;
+
+	file->private_data = ktrace_stream_rbuf(s);
+	ktrace_stream_release(s);
+	return relay_file_operations.release(inode, file);
+}
+
+static const struct file_operations stream_fops = {
+	.open = stream_file_open,
+	.read = stream_file_read,
+	.poll = stream_file_poll,
+	.release = stream_file_release,
+};
+
 /* The directory of a channel's relay files, %NULL if debugfs failed. */
 static struct dentry *ktrace_fs_channel_dir(unsigned int ch)
 {
@@ -325,8 +381,7 @@ static struct dentry *ktrace_fs_create_buf_file(const char *filename,
 						struct rchan_buf *buf,
 						int *is_global)
 {
-	return debugfs_create_file(filename, mode, parent, buf,
-				   &relay_file_operations);
+	return debugfs_create_file(filename, mode, parent, buf, &stream_fops);
 }
 
 static int ktrace_fs_remove_buf_file(struct dentry *dentry)

@@ -31,15 +31,28 @@
  * subbuffer is always the first one not delivered, with relay's offset at
  * zero, so readers only ever see fully committed subbuffers.
  *
- * relay's reader shows at most nr - 1 subbuffers: the slot after the last
- * delivered one is its write position.  So drop mode refuses (and counts)
- * a record when nr - 1 subbuffers are unread; overwrite mode reuses the
- * oldest subbuffer, counting its events as overwritten unless a reader
- * consumed it, and at a stop counts the one relay will not show.  A
- * subbuffer that a nested writer has not finished committing is never
- * reused: the record is dropped instead.
+ * Readers never read relay's memory in place: ktrace_buf_read() copies the
+ * oldest unread subbuffer out, then checks that the writer did not start
+ * reusing its slot during the copy, and only then consumes it:
+ *
+ *   reader                               writer (on the buffer's CPU)
+ *   s = rpos                             cmpxchg offset into use s + nr
+ *   copy slot of s                       smp_wmb()
+ *   smp_rmb()                            store header, records, ...
+ *   offset > (s + nr) * sb_size? torn    claim s: cmpxchg rpos s -> s + 1,
+ *   claim s: cmpxchg rpos s -> s + 1         count its events overwritten
+ *
+ * rpos, the next subbuffer to read, is the one word both sides move: the
+ * writer that reuses a slot moves it past the old use unless a reader
+ * already did, and only the side whose cmpxchg succeeds accounts for that
+ * subbuffer.  So a subbuffer is either read whole, as committed, or counted
+ * as overwritten; never both, never torn.  Drop mode refuses (and counts)
+ * a record when nr - 1 subbuffers are unread.  Overwrite mode reuses the
+ * oldest subbuffer, but never one that a nested writer has not finished
+ * committing: the record is dropped instead.
  */
 #include <linux/align.h>
+#include <linux/atomic.h>
 #include <linux/log2.h>
 #include <linux/relay.h>
 #include <linux/sched.h>
@@ -63,11 +76,10 @@ static __always_inline u64 ktrace_buf_clock(struct ktrace_buf *buf)
 	return ktrace_clock_read();
 }
 
-/* Subbuffers the reader has consumed: relay's count, or the tests'. */
+/* Subbuffers read or lost: the next one a reader gets. */
 static __always_inline unsigned long ktrace_buf_consumed(struct ktrace_buf *buf)
 {
-	return buf->rbuf ? READ_ONCE(buf->rbuf->subbufs_consumed) :
-			   READ_ONCE(buf->consumed);
+	return atomic_long_read(&buf->rpos);
 }
 
 static __always_inline void *ktrace_buf_ptr(struct ktrace_buf *buf,
@@ -107,15 +119,21 @@ static __always_inline local_t *ktrace_sb_events(struct ktrace_buf *buf,
 
 /*
  * The previous use of a slot, subbuffer number old, is gone: its events are
- * lost unless a reader consumed it.  Every writer of that use has counted
- * its event, having committed.
+ * lost unless a reader claimed it first (see ktrace_buf_read()).  Every
+ * writer of that use has counted its event, having committed.
  */
 static void ktrace_collect_subbuf(struct ktrace_buf *buf, unsigned long old)
 {
 	local_t *events = ktrace_sb_events(buf, old);
+	long pos = atomic_long_read(&buf->rpos);
 
-	if (old >= ktrace_buf_consumed(buf))
-		local_add(local_read(events), &buf->overwritten);
+	/* Fully ordered: the claim that decides who accounts for old. */
+	do {
+		if (pos > (long)old)
+			goto read;
+	} while (!atomic_long_try_cmpxchg(&buf->rpos, &pos, old + 1));
+	local_add(local_read(events), &buf->overwritten);
+read:
 	local_set(events, 0);
 }
 
@@ -185,19 +203,35 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 	unsigned long sb_size = 1UL << buf->sb_shift;
 	unsigned long nr = 1UL << buf->nr_shift;
 	unsigned long old, new, begin = 0, pos, ts, sb;
-	bool new_sb;
-	u64 clock;
+	bool new_sb, retry = false;
+	u64 clock, last;
 
 	do {
 		old = local_read(&buf->offset);
+		last = READ_ONCE(buf->last_clock);
 		clock = ktrace_buf_clock(buf);
+		/*
+		 * The recorded clock never goes back in a buffer: the decoder
+		 * takes a fall of the low bits for a rollover.  A clock read
+		 * before the previous record's (a nested writer's) or a step
+		 * back of ktime_get_mono_fast_ns() is clamped to that record's.
+		 * last is published before the cmpxchg, so that a writer
+		 * nested after it clamps to it; if the cmpxchg fails, a nested
+		 * writer may have published a later clock that the store below
+		 * overwrote, so the retry writes a full timestamp record
+		 * rather than trust last.
+		 */
+		if (last != U64_MAX && clock < last)
+			clock = last;
 		pos = old & (sb_size - 1);
-		ts = ktrace_clock_needs_timestamp(READ_ONCE(buf->last_clock), clock) ?
+		ts = retry || ktrace_clock_needs_timestamp(last, clock) ?
 		     sizeof(struct ktrace_timestamp) : 0;
+		retry = true;
 		new_sb = !pos || pos + ts + len >= sb_size;
 		if (!new_sb) {
 			/* The common case: it fits in the current subbuffer. */
 			new = old + ts + len;
+			WRITE_ONCE(buf->last_clock, clock);
 			continue;
 		}
 		/* A new subbuffer: at old, or after padding out the current. */
@@ -206,7 +240,7 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 			goto too_big;
 		sb = begin >> buf->sb_shift;
 		if (!buf->overwrite) {
-			/* relay shows nr - 1 subbuffers: keep no more unread. */
+			/* Keep at most nr - 1 subbuffers unread, as relay does. */
 			if (sb - ktrace_buf_consumed(buf) >= nr - 1)
 				goto full;
 		} else if (sb >= nr &&
@@ -217,14 +251,22 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		}
 		ts = 0;
 		new = begin + KTRACE_SUBBUF_START + len;
+		WRITE_ONCE(buf->last_clock, clock);
 	} while (local_cmpxchg(&buf->offset, old, new) != old);
 
+	/*
+	 * The new offset before anything written at it: a reader copying the
+	 * slot's previous use checks the offset after its copy, see
+	 * ktrace_buf_read().  Free on x86 (TSO); on weakly ordered CPUs only
+	 * overwrite mode needs it, as drop mode never reuses an unread slot.
+	 */
+	if (buf->overwrite)
+		smp_wmb(); /* pairs with smp_rmb() in ktrace_buf_read() */
 	if (new_sb) {
 		if (pos)
 			ktrace_end_subbuf(buf, old);
 		ktrace_begin_subbuf(buf, begin, clock);
 	}
-	WRITE_ONCE(buf->last_clock, clock);
 
 	ctx->buf = buf;
 	ctx->clock = clock;
@@ -269,21 +311,42 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_commit);
  */
 static void ktrace_deliver(struct ktrace_buf *buf)
 {
-	unsigned long nr_mask = (1UL << buf->nr_shift) - 1;
+	unsigned long nr = 1UL << buf->nr_shift;
+	unsigned long sb_size = 1UL << buf->sb_shift;
 
 	for (;;) {
 		unsigned long sb = buf->delivered;
 		unsigned long full = ((sb >> buf->nr_shift) + 1) << buf->sb_shift;
+		unsigned long commit = local_read(&buf->commit[sb & (nr - 1)]);
 		struct ktrace_subbuf_header *h;
+		size_t size;
 
-		if ((long)(local_read(&buf->commit[sb & nr_mask]) - full) < 0)
+		if ((long)(commit - full) < 0)
 			break;
+		/* The count before the header it covers: pairs with smp_wmb()
+		 * in ktrace_buf_commit_bytes().
+		 */
+		smp_rmb();
 		h = ktrace_buf_ptr(buf, sb << buf->sb_shift);
+		size = sizeof(*h) + READ_ONCE(h->data_size);
+		/*
+		 * Delivery ran late and the writer has started reusing the
+		 * slot (overwrite mode): its header is no longer this use's.
+		 * relay still counts the subbuffer, so that its numbering
+		 * stays the writer's, but with no data; ktrace_buf_read()
+		 * finds it overwritten, and the writer counted its events so.
+		 * The size is clamped in any case: the memory is relay's,
+		 * which a reader may have mapped.
+		 */
+		if (commit != full || local_read(&buf->offset) > (sb + nr) << buf->sb_shift ||
+		    size > sb_size)
+			size = sizeof(*h);
 		if (buf->rbuf) {
-			buf->rbuf->offset = sizeof(*h) + h->data_size;
+			buf->rbuf->offset = size;
 			relay_switch_subbuf(buf->rbuf, 0);
 		}
-		buf->delivered = sb + 1;
+		/* Pairs with smp_load_acquire() in ktrace_buf_read(). */
+		smp_store_release(&buf->delivered, sb + 1);
 		atomic_long_inc(&ktrace_deliveries);
 		/* Pairs with the barrier in wq_has_sleeper(): see its comment. */
 		if (wq_has_sleeper(&ktrace_readers_wait))
@@ -295,6 +358,65 @@ static void ktrace_deliver_work(struct irq_work *work)
 {
 	ktrace_deliver(container_of(work, struct ktrace_buf, deliver_work));
 }
+
+/**
+ * ktrace_buf_read() - copy out the oldest unread subbuffer and consume it
+ * @buf: the buffer
+ * @dst: where the header and records go
+ * @max: bytes at @dst, at least a subbuffer
+ *
+ * Any context but NMI, on any CPU, while the writers run or not; callers
+ * serialise their reads of one buffer.  What is copied is exactly what the
+ * writers committed in that subbuffer: if the writer started reusing the
+ * slot during the copy (overwrite mode), the copy is discarded, and the
+ * subbuffer's events were counted as overwritten by the writer.  See the
+ * diagram at the top of this file.
+ *
+ * Return: the bytes copied (the header and its data_size bytes);
+ * -ENODATA if no complete subbuffer is unread; -EAGAIN if the subbuffer
+ * was overwritten during the copy (the next call reads the one after it,
+ * once the writer has claimed it); -EBADMSG if its header was corrupt (it
+ * is consumed); -ENOSPC if @max is too small.
+ */
+int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max)
+{
+	unsigned long sb_size = 1UL << buf->sb_shift;
+	unsigned long nr = 1UL << buf->nr_shift;
+	struct ktrace_subbuf_header *h = dst;
+	long s = atomic_long_read(&buf->rpos);
+	bool valid;
+	size_t len;
+
+	if (max < sb_size)
+		return -ENOSPC;
+	/* Pairs with smp_store_release() in ktrace_deliver(). */
+	if ((unsigned long)s >= smp_load_acquire(&buf->delivered))
+		return -ENODATA;
+	memcpy(h, ktrace_buf_ptr(buf, s << buf->sb_shift), sizeof(*h));
+	len = sizeof(*h) + h->data_size;
+	valid = len <= sb_size && h->magic == KTRACE_MAGIC && h->seq == s;
+	if (!valid)
+		len = sizeof(*h);
+	memcpy(h + 1, ktrace_buf_ptr(buf, (s << buf->sb_shift) + sizeof(*h)),
+	       len - sizeof(*h));
+	/*
+	 * The copy before the offset: if the writer's reservation in the
+	 * slot's next use is not seen here, nothing it wrote was copied.
+	 * Pairs with smp_wmb() in ktrace_reserve().
+	 */
+	smp_rmb();
+	if (local_read(&buf->offset) > (s + nr) << buf->sb_shift)
+		return -EAGAIN;
+	/* Fully ordered; fails if the writer claimed s, having reused it. */
+	if (!atomic_long_try_cmpxchg(&buf->rpos, &s, s + 1))
+		return -EAGAIN;
+	/*
+	 * Not overwritten, yet not what the writer wrote: only a reader
+	 * that wrote into relay's mapping can cause that.
+	 */
+	return valid ? len : -EBADMSG;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_read);
 
 /**
  * ktrace_buf_create() - set up the writer's state over a buffer memory
@@ -458,20 +580,8 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);
  */
 void ktrace_buf_sync(struct ktrace_buf *buf)
 {
-	unsigned long nr = 1UL << buf->nr_shift;
-	unsigned long produced;
-
 	irq_work_sync(&buf->deliver_work);
 	ktrace_deliver(buf);
-	/*
-	 * relay's write position is the slot after the last subbuffer
-	 * delivered, and it never shows that slot to readers.  In overwrite
-	 * mode the slot still holds the oldest complete subbuffer: unless a
-	 * reader consumed it, its events are as lost as if overwritten.
-	 */
-	produced = buf->delivered;
-	if (buf->overwrite && produced >= nr)
-		ktrace_collect_subbuf(buf, produced - nr);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_sync);
 
@@ -489,5 +599,6 @@ void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st)
 	st->timestamps = local_read(&buf->timestamps);
 	st->subbufs = READ_ONCE(buf->delivered);
 	st->used = local_read(&buf->offset);
+	st->torn_reads = READ_ONCE(buf->torn_reads);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_stats);

@@ -16,6 +16,7 @@
 #ifndef _KTRACE_BUFFER_H
 #define _KTRACE_BUFFER_H
 
+#include <linux/atomic.h>
 #include <linux/irq_work.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -38,6 +39,9 @@ struct rchan_buf;
  * @subbufs: subbuffers completed and handed to relay
  * @used: bytes of buffer used since it was allocated: records, subbuffer
  *	headers and padding
+ * @torn_reads: copies of subbuffers that readers discarded because the
+ *	writer overwrote the subbuffer during the copy (its events are
+ *	counted in @overwritten)
  */
 struct ktrace_buf_stats {
 	u64 events;
@@ -47,6 +51,7 @@ struct ktrace_buf_stats {
 	u64 timestamps;
 	u64 subbufs;
 	u64 used;
+	u64 torn_reads;
 };
 
 /**
@@ -65,8 +70,11 @@ struct ktrace_buf_stats {
  * @dropped: see struct ktrace_buf_stats
  * @overwritten: see struct ktrace_buf_stats
  * @timestamps: see struct ktrace_buf_stats
- * @delivered: subbuffers handed to relay; only ktrace_deliver() touches it
- * @consumed: without relay (tests): subbuffers the reader consumed
+ * @delivered: subbuffers handed to relay; only ktrace_deliver() writes it
+ * @rpos: the next subbuffer a reader gets: moved by the reader that
+ *	consumes a subbuffer, or by the writer that overwrites one unread
+ * @torn_reads: see struct ktrace_buf_stats; readers count it, serialised
+ *	by ktrace_mutex
  * @deliver_work: runs ktrace_deliver() on this CPU
  * @start: the buffer memory (relay's vmap'd area)
  * @rbuf: relay's buffer, for its reader bookkeeping
@@ -88,7 +96,8 @@ struct ktrace_buf {
 	local_t overwritten;
 	local_t timestamps;
 	unsigned long delivered;
-	unsigned long consumed;
+	atomic_long_t rpos;
+	unsigned long torn_reads;
 	struct irq_work deliver_work;
 	void *start;
 	struct rchan_buf *rbuf;
@@ -133,6 +142,7 @@ struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
 				     bool overwrite);
 void ktrace_buf_destroy(struct ktrace_buf *buf);
 void ktrace_buf_flush(struct ktrace_buf *buf);
+int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max);
 int ktrace_buf_peek(struct ktrace_buf *buf, unsigned long back, void *dst,
 		    size_t max);
 void ktrace_buf_clock_changed(struct ktrace_buf *buf);

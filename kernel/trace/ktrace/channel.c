@@ -114,16 +114,25 @@ static const struct rchan_callbacks ktrace_relay_callbacks = {
 
 static void ktrace_channel_free(struct ktrace_channel *c)
 {
+	struct ktrace_buf * __percpu *bufs = c->bufs;
 	unsigned int cpu;
 
-	if (!c->bufs)
+	if (!bufs)
 		return;
+	/*
+	 * Unpublished before anything is freed: the panic dump reads c->bufs
+	 * without a lock (ktrace_channel_peek_subbuf()), possibly on another
+	 * CPU while this one is stopped anywhere below.  The full barrier
+	 * orders the store before the frees; the panic CPU's view is ordered
+	 * by the IPI or NMI that stopped this one.
+	 */
+	WRITE_ONCE(c->bufs, NULL);
+	smp_mb(); /* the store above before the frees below */
 	cpus_read_lock();
 	for_each_possible_cpu(cpu)
-		ktrace_buf_destroy(*per_cpu_ptr(c->bufs, cpu));
+		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
 	relay_close(c->rchan);
-	free_percpu(c->bufs);
-	c->bufs = NULL;
+	free_percpu(bufs);
 	c->rchan = NULL;
 	cpus_read_unlock();
 }
@@ -151,6 +160,7 @@ static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
 	struct ktrace_channel *c = &ktrace_channels[ch];
 	size_t sb_size = ktrace_subbuf_size(c->size);
 	struct dentry *dir = ktrace_fs ? ktrace_fs->channel_dir(ch) : NULL;
+	struct ktrace_buf * __percpu *bufs;
 	unsigned int cpu;
 	int ret;
 
@@ -177,10 +187,16 @@ static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
 	return 0;
 
 destroy:
+	bufs = c->bufs;
+	/* Unpublished first, as in ktrace_channel_free(). */
+	WRITE_ONCE(c->bufs, NULL);
+	smp_mb(); /* the store above before the frees below */
 	for_each_possible_cpu(cpu)
-		ktrace_buf_destroy(*per_cpu_ptr(c->bufs, cpu));
+		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
 	relay_close(c->rchan);
 	c->rchan = NULL;
+	free_percpu(bufs);
+	goto unlock;
 free_bufs:
 	free_percpu(c->bufs);
 	c->bufs = NULL;
@@ -366,6 +382,39 @@ int __init ktrace_channels_init(void)
 	return ret < 0 ? ret : 0;
 }
 
+/* Copies ktrace_buf_read() retries while the writer finishes a claim. */
+#define KTRACE_READ_TRIES	100
+
+/*
+ * Consume the next subbuffer of @buf into @dst (see ktrace_buf_read()).  A
+ * copy the writer overwrote is counted and the next subbuffer read; after
+ * that many tries in a row (the writer laps the reader faster than it
+ * copies), nothing is read this time.
+ */
+static int ktrace_take(struct ktrace_buf *buf, void *dst, size_t max)
+{
+	unsigned int tries;
+	int ret = -ENODATA;
+
+	lockdep_assert_held(&ktrace_mutex);
+	for (tries = 0; tries < KTRACE_READ_TRIES; tries++) {
+		ret = ktrace_buf_read(buf, dst, max);
+		if (ret != -EAGAIN && ret != -EBADMSG)
+			break;
+		buf->torn_reads++;
+		cpu_relax();
+	}
+	/*
+	 * relay's count, for relay's poll: what is left to read.  rpos may
+	 * run ahead of the deliveries (overwrite mode).
+	 */
+	if (buf->rbuf)
+		WRITE_ONCE(buf->rbuf->subbufs_consumed,
+			   min_t(unsigned long, atomic_long_read(&buf->rpos),
+				 READ_ONCE(buf->delivered)));
+	return ret < 0 ? -ENODATA : ret;
+}
+
 /**
  * ktrace_channel_take_subbuf() - consume the next subbuffer of a stream
  * @ch: enum ktrace_channel_id
@@ -373,9 +422,10 @@ int __init ktrace_channels_init(void)
  * @dst: where the subbuffer (header and records) is copied
  * @max: bytes at @dst, at least a subbuffer
  *
- * For the ascii pipe: it consumes what relay's readers would, so the two
- * must not be used on one stream at the same time.  In overwrite mode the
- * subbuffers overwritten since the last read are skipped, as relay does.
+ * For the ascii pipe.  It consumes what the stream files' readers would,
+ * so the two must not be used on one stream at the same time.  What it
+ * copies is a subbuffer exactly as committed, never one the writer was
+ * overwriting meanwhile (overwrite mode): see ktrace_buf_read().
  *
  * Return: the bytes copied, -ENODATA if no complete subbuffer is waiting.
  */
@@ -383,39 +433,145 @@ int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
 			       size_t max)
 {
 	struct ktrace_channel *c = &ktrace_channels[ch];
-	const struct ktrace_subbuf_header *h;
-	unsigned long nr, produced, consumed;
-	struct rchan_buf *rbuf;
 	struct ktrace_buf *buf;
-	size_t sb_size, len;
 	int ret = -ENODATA;
 
 	mutex_lock(&ktrace_mutex);
 	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
-	if (!buf || !buf->rbuf)
-		goto out;
-	rbuf = buf->rbuf;
-	nr = 1UL << buf->nr_shift;
-	sb_size = 1UL << buf->sb_shift;
-	produced = READ_ONCE(rbuf->subbufs_produced);
-	consumed = rbuf->subbufs_consumed;
-	if (produced - consumed >= nr) {
-		consumed = produced - nr + 1;
-		rbuf->subbufs_consumed = consumed;
-	}
-	if (produced == consumed || max < sb_size)
-		goto out;
-	/* The count before the data it covers: pairs with ktrace_deliver(). */
-	smp_rmb();
-	h = rbuf->start + (consumed & (nr - 1)) * sb_size;
-	len = min_t(size_t, sizeof(*h) + READ_ONCE(h->data_size), sb_size);
-	memcpy(dst, h, len);
-	relay_subbufs_consumed(c->rchan, cpu, 1);
-	rbuf->bytes_consumed = 0;
-	ret = len;
-out:
+	if (buf)
+		ret = ktrace_take(buf, dst, max);
 	mutex_unlock(&ktrace_mutex);
 	return ret;
+}
+
+/**
+ * struct ktrace_stream - a reader of a stream file (high/cpuN, ...)
+ * @rbuf: relay's buffer the file was opened on; relay holds a reference
+ *	until the file is released
+ * @lock: serialises this file's reads: the copy and the position in it
+ * @copy: the subbuffer being read, as ktrace_buf_read() copied it
+ * @len: bytes in @copy
+ * @pos: bytes of @copy already read
+ */
+struct ktrace_stream {
+	struct rchan_buf *rbuf;
+	struct mutex lock; /* serialises this file's reads */
+	void *copy;
+	size_t len;
+	size_t pos;
+};
+
+/**
+ * ktrace_stream_open() - a reader of a stream file
+ * @rbuf: relay's buffer of the file (its inode's private data)
+ *
+ * Return: the reader, or ERR_PTR(-ENOMEM).
+ */
+struct ktrace_stream *ktrace_stream_open(struct rchan_buf *rbuf)
+{
+	struct ktrace_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	s->copy = kvmalloc(rbuf->chan->subbuf_size, GFP_KERNEL);
+	if (!s->copy) {
+		kfree(s);
+		return ERR_PTR(-ENOMEM);
+	}
+	s->rbuf = rbuf;
+	mutex_init(&s->lock);
+	return s;
+}
+
+/**
+ * ktrace_stream_release() - free a reader
+ * @s: the reader
+ */
+void ktrace_stream_release(struct ktrace_stream *s)
+{
+	mutex_destroy(&s->lock);
+	kvfree(s->copy);
+	kfree(s);
+}
+
+/**
+ * ktrace_stream_rbuf() - relay's buffer of a reader
+ * @s: the reader
+ *
+ * Return: the buffer, for relay's file operations and its wait queue.
+ */
+struct rchan_buf *ktrace_stream_rbuf(struct ktrace_stream *s)
+{
+	return s->rbuf;
+}
+
+/* Fill the reader's copy with the next subbuffer of its stream. */
+static int ktrace_stream_fill(struct ktrace_stream *s)
+{
+	struct ktrace_channel *c = s->rbuf->chan->private_data;
+	struct ktrace_buf *buf;
+	int ret = -ENODATA;
+
+	mutex_lock(&ktrace_mutex);
+	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, s->rbuf->cpu)) : NULL;
+	/* A file of channels freed since (mode or size changed) reads empty. */
+	if (buf && buf->rbuf == s->rbuf)
+		ret = ktrace_take(buf, s->copy, s->rbuf->chan->subbuf_size);
+	mutex_unlock(&ktrace_mutex);
+	if (ret > 0) {
+		s->len = ret;
+		s->pos = 0;
+	}
+	return ret;
+}
+
+/**
+ * ktrace_stream_read() - read() of a stream file
+ * @s: the reader
+ * @ubuf: the user buffer
+ * @cnt: its size
+ *
+ * Gives the complete subbuffers (header and data, no padding) in order,
+ * as relay's read() does, but each copied out whole and checked first, so
+ * that a reader never gets a subbuffer the writer was overwriting.  Never
+ * blocks: poll() waits.
+ *
+ * Return: bytes read, 0 if no complete subbuffer is waiting, -EFAULT.
+ */
+ssize_t ktrace_stream_read(struct ktrace_stream *s, char __user *ubuf,
+			   size_t cnt)
+{
+	ssize_t done = 0;
+	size_t n;
+
+	mutex_lock(&s->lock);
+	while (done < cnt) {
+		if (s->pos == s->len && ktrace_stream_fill(s) < 0)
+			break;
+		n = min(cnt - done, s->len - s->pos);
+		if (copy_to_user(ubuf + done, s->copy + s->pos, n)) {
+			done = done ? done : -EFAULT;
+			break;
+		}
+		s->pos += n;
+		done += n;
+	}
+	mutex_unlock(&s->lock);
+	return done;
+}
+
+/**
+ * ktrace_stream_ready() - whether read() of a stream file would give data
+ * @s: the reader
+ *
+ * Return: true if part of a subbuffer or a delivered one is unread.
+ */
+bool ktrace_stream_ready(struct ktrace_stream *s)
+{
+	struct rchan_buf *rbuf = s->rbuf;
+
+	return READ_ONCE(s->pos) != READ_ONCE(s->len) ||
+	       READ_ONCE(rbuf->subbufs_produced) != READ_ONCE(rbuf->subbufs_consumed);
 }
 
 /**
@@ -434,10 +590,11 @@ out:
 int ktrace_channel_peek_subbuf(unsigned int ch, unsigned int cpu,
 			       unsigned long back, void *dst, size_t max)
 {
-	struct ktrace_channel *c = &ktrace_channels[ch];
+	struct ktrace_buf * __percpu *bufs = READ_ONCE(ktrace_channels[ch].bufs);
 	struct ktrace_buf *buf;
 
-	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
+	/* c->bufs read once: ktrace_channel_free() may be clearing it. */
+	buf = bufs ? READ_ONCE(*per_cpu_ptr(bufs, cpu)) : NULL;
 	if (!buf)
 		return -ENODATA;
 	return ktrace_buf_peek(buf, back, dst, max);
@@ -494,13 +651,25 @@ static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
 	int ret = -EAGAIN;
 
 	preempt_disable_notrace();
-	if (!READ_ONCE(ktrace_tracing))
+	/* Pairs with smp_store_release() in ktrace_start_writers(). */
+	if (!smp_load_acquire(&ktrace_tracing))
 		goto out;
 	bufs = READ_ONCE(ktrace_channels[ch].bufs);
 	/* Pairs with smp_store_release() in ktrace_channel_add_cpu(). */
 	buf = bufs ? READ_ONCE(*this_cpu_ptr(bufs)) : NULL;
 	if (!buf)
 		goto out;
+	/*
+	 * The write path's local_cmpxchg() is safe against an NMI only where
+	 * the architecture says so; elsewhere NMI writers are refused, as
+	 * ring_buffer.c refuses them.
+	 */
+	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && unlikely(in_nmi())) {
+		local_inc(&buf->events);
+		local_inc(&buf->dropped);
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	if (this_cpu_inc_return(ktrace_nesting) > KTRACE_MAX_NESTING) {
 		local_inc(&buf->events);
 		local_inc(&buf->dropped);

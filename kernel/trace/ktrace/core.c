@@ -280,7 +280,12 @@ static void ktrace_start_writers(void)
 	 * (while the clock watcher restarts the writers) leaves a few more
 	 * events; its stop work then stops the trace all the same.
 	 */
-	WRITE_ONCE(ktrace_tracing, !READ_ONCE(ktrace_frozen));
+	/*
+	 * The buffers' state set while stopped (ktrace_buf_clock_changed(),
+	 * new buffers) before the gate opens: pairs with smp_load_acquire()
+	 * in ktrace_begin().
+	 */
+	smp_store_release(&ktrace_tracing, !READ_ONCE(ktrace_frozen));
 	ktrace_metadata_write();
 	if (static_branch_likely(&ktrace_clock_tsc))
 		schedule_delayed_work(&ktrace_clock_work, HZ);

@@ -136,6 +136,7 @@ void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
 
 /* channel.c */
 struct ktrace_buf_stats;
+struct rchan_buf;
 int ktrace_channels_init(void);
 int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode);
 void ktrace_channels_free(void);
@@ -148,6 +149,13 @@ int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
 int ktrace_channel_peek_subbuf(unsigned int ch, unsigned int cpu,
 			       unsigned long back, void *dst, size_t max);
 void ktrace_channels_flush_live(void);
+struct ktrace_stream;
+struct ktrace_stream *ktrace_stream_open(struct rchan_buf *rbuf);
+void ktrace_stream_release(struct ktrace_stream *s);
+struct rchan_buf *ktrace_stream_rbuf(struct ktrace_stream *s);
+ssize_t ktrace_stream_read(struct ktrace_stream *s, char __user *ubuf,
+			   size_t cnt);
+bool ktrace_stream_ready(struct ktrace_stream *s);
 u64 ktrace_clock_ns(u64 clock);
 void ktrace_clock_set_ref(void);
 void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns);

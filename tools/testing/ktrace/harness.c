@@ -12,10 +12,22 @@
  *	including between a reservation and its commit.  The first handler
  *	also runs the pending deliveries, as the kernel's irq_work does.  In
  *	drop mode a reader thread on another CPU consumes completed
- *	subbuffers meanwhile.  Every subbuffer read must decode, in sequence,
- *	with each writer's events in order and clocks never going back, and
- *	the accounting must be exact: attempts = events = read + dropped +
- *	overwritten.  Exits 0 if so, 1 with the first failure otherwise.
+ *	subbuffers meanwhile (ktrace_buf_read()); in overwrite mode the
+ *	stopped buffer is read whole at the end.  Every subbuffer read must
+ *	decode, in sequence, with each writer's events in order and clocks
+ *	never going back, and the accounting must be exact: attempts =
+ *	events = read + dropped + overwritten.  Exits 0 if so, 1 with the
+ *	first failure otherwise.
+ *
+ *   harness reader-race [-s SECONDS]
+ *	Overwrite mode, the same writers, deliveries run late (by up to four
+ *	subbuffers of events, as behind a long IRQs-off section), and a
+ *	reader on another CPU whose copies are sometimes slow enough for the
+ *	writer to lap it mid-copy.  Every subbuffer the reader gets must be
+ *	whole and in order (no torn or misdelivered subbuffer: each is
+ *	checked as stress checks them, sequence gaps allowed), the writer
+ *	must have overwritten subbuffers during their copy, and the
+ *	accounting must be exact.
  *
  *   harness bench
  *	ns per compact event and per 32-byte expanded event, one thread, no
@@ -98,6 +110,7 @@ static int inside;			/* the task is between reserve and commit */
 static unsigned long nested_inside;	/* handlers that ran while it was */
 static unsigned long nested_deep;	/* second handler inside the first */
 static int in_siga;
+static int delay_deliveries;	/* reader-race: the writer runs them, late */
 
 static void __noreturn fail(const char *what, unsigned long long a, unsigned long long b)
 {
@@ -129,7 +142,8 @@ static void siga(int sig)
 	if (READ_ONCE(inside))
 		nested_inside++;
 	write_compact(ID_SIGA, attempts[1]++, false);
-	harness_irq_work_run();
+	if (!delay_deliveries)
+		harness_irq_work_run();
 	WRITE_ONCE(in_siga, 0);
 }
 
@@ -156,28 +170,36 @@ struct seen {
 	u64 last_clock;
 };
 
-static void check_subbuf(const struct ktrace_subbuf_header *h, struct seen *s)
+/*
+ * Check one subbuffer against what was seen before it: NULL if it holds
+ * what the writers wrote, in order, else what is wrong with it.  With gaps,
+ * subbuffers may be missing (overwrite mode), never reordered or mixed.
+ */
+static const char *check_subbuf_gaps(const struct ktrace_subbuf_header *h,
+				     size_t len, struct seen *s, bool gaps)
 {
 	const void *p = h + 1;
 	struct ktrace_record rec;
+	struct seen next = *s;
 	size_t pos = 0;
 	u64 clock = 0;
 	int ret;
 
-	if (h->magic != KTRACE_MAGIC || h->data_size > SB_SIZE - sizeof(*h))
-		fail("bad subbuffer header", h->magic, h->data_size);
-	if (s->subbufs && h->seq != s->next_seq)
-		fail("sequence gap", s->next_seq, h->seq);
-	s->next_seq = h->seq + 1;
-	s->subbufs++;
+	if (h->magic != KTRACE_MAGIC || h->data_size > SB_SIZE - sizeof(*h) ||
+	    len != sizeof(*h) + h->data_size)
+		return "bad subbuffer header";
+	if (s->subbufs && (gaps ? h->seq < s->next_seq : h->seq != s->next_seq))
+		return "subbuffer sequence";
+	next.next_seq = h->seq + 1;
+	next.subbufs++;
 	while ((ret = ktrace_decode_record(p + pos, h->data_size - pos, &clock, &rec)) > 0) {
 		long long v;
 		int k;
 
 		pos += ret;
-		if (rec.clock < s->last_clock)
-			fail("clock went back", s->last_clock, rec.clock);
-		s->last_clock = rec.clock;
+		if (rec.clock < next.last_clock)
+			return "clock went back";
+		next.last_clock = rec.clock;
 		if (rec.id == KTRACE_ID_TIMESTAMP)
 			continue;
 		if (rec.id == ID_TASK || rec.id == ID_SIGA) {
@@ -191,18 +213,27 @@ static void check_subbuf(const struct ktrace_subbuf_header *h, struct seen *s)
 			k = 2;
 			v = n;
 		} else {
-			fail("unknown record", rec.id, pos);
+			return "unknown record";
 		}
-		if (v <= s->last[k]) {
-			fprintf(stderr, "harness: writer %d, subbuffer %llu, offset %zu\n",
-				k, (unsigned long long)h->seq, pos);
-			fail("a writer's events out of order", s->last[k], v);
-		}
-		s->last[k] = v;
-		s->events++;
+		if (v <= next.last[k])
+			return "a writer's events out of order";
+		next.last[k] = v;
+		next.events++;
 	}
 	if (ret != -ENODATA)
-		fail("undecodable record", -ret, pos);
+		return "undecodable record";
+	*s = next;
+	return NULL;
+}
+
+static void check_subbuf(const struct ktrace_subbuf_header *h, struct seen *s)
+{
+	const char *bad = check_subbuf_gaps(h, sizeof(*h) + h->data_size, s, false);
+
+	if (bad) {
+		fprintf(stderr, "harness: subbuffer %llu\n", (unsigned long long)h->seq);
+		fail(bad, s->next_seq, h->seq);
+	}
 }
 
 static struct seen seen = { .last = { -1, -1, -1 } };
@@ -210,20 +241,22 @@ static struct seen seen = { .last = { -1, -1, -1 } };
 /* Drop mode: consume completed subbuffers while the writers run. */
 static void *reader(void *arg)
 {
+	static char copy[SB_SIZE];
+
 	for (;;) {
 		/* Stopping first: what was delivered before the stop is then seen. */
 		int done = __atomic_load_n(&stopping, __ATOMIC_ACQUIRE);
-		unsigned long delivered = __atomic_load_n(&buf->delivered, __ATOMIC_ACQUIRE);
-		unsigned long consumed = buf->consumed;
+		int len = ktrace_buf_read(buf, copy, sizeof(copy));
 
-		if (consumed == delivered) {
+		if (len == -ENODATA) {
 			if (done)
 				return NULL;
 			sched_yield();
 			continue;
 		}
-		check_subbuf(mem + (consumed % NR_SUBBUFS) * SB_SIZE, &seen);
-		__atomic_store_n(&buf->consumed, consumed + 1, __ATOMIC_RELEASE);
+		if (len < 0)
+			fail("ktrace_buf_read() in drop mode", -len, 0);
+		check_subbuf((void *)copy, &seen);
 	}
 }
 
@@ -289,11 +322,14 @@ static int stress(int seconds, bool overwrite)
 	if (!overwrite) {
 		pthread_join(rd, NULL);
 	} else {
-		/* What relay would show: the newest nr - 1 subbuffers. */
-		first = buf->delivered > NR_SUBBUFS - 1 ? buf->delivered - (NR_SUBBUFS - 1) : 0;
-		for (; first < buf->delivered; first++)
-			check_subbuf(mem + (first % NR_SUBBUFS) * SB_SIZE, &seen);
-		buf->consumed = buf->delivered;
+		/* What a reader gets of a stopped recorder: every slot. */
+		static char copy[SB_SIZE];
+		int len;
+
+		for (first = 0; (len = ktrace_buf_read(buf, copy, sizeof(copy))) > 0; first++)
+			check_subbuf((void *)copy, &seen);
+		if (len != -ENODATA || first != NR_SUBBUFS)
+			fail("a stopped overwrite buffer reads whole", first, -len);
 	}
 	ktrace_buf_stats(buf, &st);
 	printf("mode=%s attempts=%lu+%lu+%lu events=%llu read=%lu ",
@@ -315,6 +351,144 @@ static int stress(int seconds, bool overwrite)
 		fail("subbuffers delivered but not read", st.subbufs, seen.subbufs);
 	if (overwrite && !st.overwritten)
 		fail("overwrite mode never wrapped", st.subbufs, 0);
+	ktrace_buf_destroy(buf);
+	return 0;
+}
+
+/*
+ * reader-race: a reader on another CPU takes subbuffers with
+ * ktrace_buf_read(), as the ascii pipe and the stream files do, while the
+ * writer laps it and deliveries run late.  The copy is slowed down by a
+ * memcpy that yields (see harness_memcpy()), so that the writer overwrites
+ * subbuffers during their copy.
+ */
+static unsigned long race_bad, race_read, race_torn;
+static __thread int slow_copy;
+
+/*
+ * Every memcpy() of buffer.c and this file (-Dmemcpy=harness_memcpy): in
+ * the reader-race reader, a copy in 256-byte pieces with pauses, as a
+ * reader on a slower or interrupted CPU would make.
+ */
+void *harness_memcpy(void *dst, const void *src, size_t n)
+{
+	static __thread unsigned int seed = 1;
+	size_t done, piece;
+	int spin, pause;
+
+	if (!slow_copy)
+		return __builtin_memcpy(dst, src, n);
+	/* Mostly quick copies, some long enough for the writer to lap. */
+	seed = seed * 1103515245 + 12345;
+	pause = (seed >> 16) % 4 ? 100 : 200000;
+	for (done = 0; done < n; done += piece) {
+		piece = n - done < 256 ? n - done : 256;
+		__builtin_memcpy(dst + done, src + done, piece);
+		for (spin = 0; spin < pause; spin++)
+			barrier();
+	}
+	return dst;
+}
+
+static void *race_reader(void *arg)
+{
+	static char copy[SB_SIZE];
+	const char *bad;
+	int len;
+
+	for (;;) {
+		int done = __atomic_load_n(&stopping, __ATOMIC_ACQUIRE);
+
+		slow_copy = 1;
+		len = ktrace_buf_read(buf, copy, sizeof(copy));
+		slow_copy = 0;
+		if (len == -ENODATA) {
+			if (done)
+				return NULL;
+			sched_yield();
+			continue;
+		}
+		if (len == -EAGAIN) {
+			__atomic_fetch_add(&race_torn, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		if (len < 0)
+			fail("ktrace_buf_read()", -len, 0);
+		race_read++;
+		bad = check_subbuf_gaps((void *)copy, len, &seen, true);
+		if (bad && race_bad++ < 10)
+			fprintf(stderr, "harness: torn or misdelivered subbuffer %llu: %s\n",
+				(unsigned long long)((struct ktrace_subbuf_header *)copy)->seq, bad);
+	}
+}
+
+static int reader_race(int seconds)
+{
+	struct sigaction sa = { .sa_handler = siga, .sa_flags = SA_RESTART };
+	struct ktrace_buf_stats st;
+	unsigned long next_delivery = 0;
+	sigset_t all, old;
+	pthread_t rd;
+	u32 i = 0;
+	time_t end;
+
+	delay_deliveries = 1;
+	buf = ktrace_buf_create(mem, NULL, 0, 0, SB_SIZE, NR_SUBBUFS, true);
+	if (IS_ERR(buf))
+		fail("ktrace_buf_create", -PTR_ERR(buf), 0);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&rd, NULL, race_reader, NULL))
+		fail("pthread_create", 0, 0);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGA, &sa, NULL);
+	sa.sa_handler = sigb;
+	sigaddset(&sa.sa_mask, SIGA);
+	sigaction(SIGB, &sa, NULL);
+	start_timer(SIGA, 7000);
+	start_timer(SIGB, 13000);
+
+	srandom(1);
+	end = time(NULL) + seconds;
+	/* On a loaded machine, go on (30 s at most) until a copy was torn. */
+	while (time(NULL) < end ||
+	       (!__atomic_load_n(&race_torn, __ATOMIC_RELAXED) && time(NULL) < end + 30)) {
+		unsigned int n;
+
+		for (n = 0; n < 10000; n++) {
+			attempts[0]++;
+			write_compact(ID_TASK, i++, true);
+			/* Deliveries late by up to four subbuffers of events. */
+			if (attempts[0] < next_delivery)
+				continue;
+			next_delivery = attempts[0] + random() % (4 * SB_SIZE / 8);
+			pthread_sigmask(SIG_BLOCK, &all, &old);
+			harness_irq_work_run();
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+		}
+	}
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	ktrace_buf_flush(buf);
+	ktrace_buf_sync(buf);
+	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+	pthread_join(rd, NULL);
+	ktrace_buf_stats(buf, &st);
+	printf("reader-race: attempts=%lu+%lu+%lu events=%llu read=%lu dropped=%llu ",
+	       attempts[0], attempts[1], attempts[2], (unsigned long long)st.events,
+	       seen.events, (unsigned long long)st.dropped);
+	printf("overwritten=%llu subbufs=%llu read_subbufs=%lu bad_subbufs=%lu discarded=%lu\n",
+	       (unsigned long long)st.overwritten, (unsigned long long)st.subbufs,
+	       race_read, race_bad, race_torn);
+	if (race_bad)
+		fail("the reader decoded torn or misdelivered subbuffers", race_bad, race_read);
+	if (st.events != attempts[0] + attempts[1] + attempts[2])
+		fail("events != attempts", st.events, attempts[0] + attempts[1] + attempts[2]);
+	if (st.events != seen.events + st.dropped + st.overwritten)
+		fail("events != read + dropped + overwritten", st.events,
+		     seen.events + st.dropped + st.overwritten);
+	if (!st.overwritten || !race_read || !race_torn)
+		fail("the writer never overwrote a subbuffer being copied", st.overwritten, race_torn);
 	ktrace_buf_destroy(buf);
 	return 0;
 }
@@ -391,6 +565,11 @@ int main(int argc, char **argv)
 		goto usage;
 	if (!strcmp(argv[1], "bench"))
 		return bench();
+	if (!strcmp(argv[1], "reader-race")) {
+		if (argc > 3 && !strcmp(argv[2], "-s") && atoi(argv[3]) > 0)
+			seconds = atoi(argv[3]);
+		return reader_race(seconds);
+	}
 	if (strcmp(argv[1], "stress"))
 		goto usage;
 	optind = 2;

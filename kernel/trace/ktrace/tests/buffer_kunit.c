@@ -79,13 +79,12 @@ struct decoded {
 };
 
 /*
- * Decode the subbuffer in slot on its own: a valid header, a timestamp
- * record first, then compact events only.
+ * Decode a subbuffer on its own: a valid header, a timestamp record first,
+ * then compact events only.
  */
-static void decode_slot(struct kunit *test, struct tbuf *t, unsigned int slot,
-			struct decoded *d)
+static void decode_subbuf(struct kunit *test, struct tbuf *t,
+			  const struct ktrace_subbuf_header *h, struct decoded *d)
 {
-	const struct ktrace_subbuf_header *h = t->mem + slot * SB_SIZE;
 	const void *p = h + 1;
 	struct ktrace_record rec;
 	size_t pos = 0;
@@ -115,6 +114,30 @@ static void decode_slot(struct kunit *test, struct tbuf *t, unsigned int slot,
 		d->nr++;
 	}
 	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
+}
+
+/* The subbuffer in a slot of the buffer's memory, read in place. */
+static void decode_slot(struct kunit *test, struct tbuf *t, unsigned int slot,
+			struct decoded *d)
+{
+	decode_subbuf(test, t, t->mem + slot * SB_SIZE, d);
+}
+
+/* The next subbuffer as a reader gets it: -ENODATA if none. */
+static int read_next(struct kunit *test, struct tbuf *t, struct decoded *d)
+{
+	u8 *copy = kunit_kmalloc(test, SB_SIZE, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	len = ktrace_buf_read(t->buf, copy, SB_SIZE);
+	if (len > 0 && d) {
+		KUNIT_EXPECT_EQ(test, len, sizeof(struct ktrace_subbuf_header) +
+			       ((struct ktrace_subbuf_header *)copy)->data_size);
+		decode_subbuf(test, t, (void *)copy, d);
+	}
+	kunit_kfree(test, copy);
+	return len;
 }
 
 static void buffer_layout_test(struct kunit *test)
@@ -157,15 +180,13 @@ static void consume(struct kunit *test, struct tbuf *t, u64 *seq,
 	unsigned int i;
 
 	ktrace_buf_sync(t->buf);
-	while (t->buf->consumed < t->buf->delivered) {
-		decode_slot(test, t, t->buf->consumed % NR_SUBBUFS, &d);
+	while (read_next(test, t, &d) > 0) {
 		KUNIT_ASSERT_EQ(test, d.seq, (*seq)++);
 		KUNIT_ASSERT_GT(test, d.nr, 0);
 		for (i = 0; i < d.nr; i++, (*seen)++) {
 			KUNIT_ASSERT_EQ(test, d.payload[i], *seen);
 			KUNIT_ASSERT_EQ(test, d.clock[i], clocks[*seen]);
 		}
-		t->buf->consumed++;
 	}
 }
 
@@ -261,6 +282,7 @@ static void buffer_drop_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.events, 150);
 	KUNIT_EXPECT_EQ(test, st.dropped, 150 - accepted);
 	KUNIT_EXPECT_EQ(test, st.overwritten, 0);
+	KUNIT_EXPECT_EQ(test, st.torn_reads, 0);
 	KUNIT_EXPECT_EQ(test, st.subbufs, NR_SUBBUFS - 1);
 	for (i = 0; i < NR_SUBBUFS - 1; i++) {
 		decode_slot(test, t, i, &d);
@@ -270,60 +292,169 @@ static void buffer_drop_test(struct kunit *test)
 	/* written = read + dropped */
 	KUNIT_EXPECT_EQ(test, kept + st.dropped, 150);
 
-	/* The reader frees two subbuffers: writing resumes. */
-	t->buf->consumed = 2;
-	KUNIT_EXPECT_EQ(test, put(t, 150, 2), 0);
+	/* The reader frees a subbuffer: writing resumes. */
+	KUNIT_EXPECT_EQ(test, put(t, 150, 2), -ENOBUFS);
+	KUNIT_EXPECT_GT(test, read_next(test, t, &d), 0);
+	KUNIT_EXPECT_EQ(test, d.seq, 0);
+	KUNIT_EXPECT_EQ(test, put(t, 151, 2), 0);
 }
 
 /*
- * Overwrite mode, no reader: the nr - 1 newest subbuffers, what relay's
- * reader shows, decode alone to the newest events, in order, with their
+ * Read every subbuffer a reader gets now and check that, in sequence order,
+ * they hold exactly the newest events written, with their exact clocks, and
+ * that everything else was counted as overwritten.  Returns the subbuffers
+ * read.
+ */
+static unsigned int read_newest(struct kunit *test, struct tbuf *t,
+				const u64 *clocks, unsigned int written)
+{
+	struct decoded *d = kunit_kmalloc_array(test, NR_SUBBUFS + 1, sizeof(*d), GFP_KERNEL);
+	struct ktrace_buf_stats st;
+	unsigned int i, s, n = 0, kept = 0, first;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	while (n <= NR_SUBBUFS && read_next(test, t, &d[n]) > 0)
+		n++;
+	KUNIT_ASSERT_LE(test, n, NR_SUBBUFS);
+	for (s = 0; s < n; s++)
+		kept += d[s].nr;
+	ktrace_buf_stats(t->buf, &st);
+	/* written = read + overwritten */
+	KUNIT_EXPECT_EQ(test, kept + st.overwritten + st.dropped, written);
+	first = written - kept;
+	for (s = 0; s < n; s++) {
+		if (s)
+			KUNIT_ASSERT_EQ(test, d[s].seq, d[s - 1].seq + 1);
+		for (i = 0; i < d[s].nr; i++, first++) {
+			KUNIT_ASSERT_EQ(test, d[s].payload[i], first);
+			KUNIT_ASSERT_EQ(test, d[s].clock[i], clocks[first]);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, first, written);
+	kunit_kfree(test, d);
+	return n;
+}
+
+/*
+ * Overwrite mode, no reader: once stopped, a reader gets every subbuffer
+ * the buffer holds, nr of them, the newest events, in order, with their
  * exact clocks; everything else is counted as overwritten, exactly.
  */
 static void buffer_overwrite_test(struct kunit *test)
 {
 	struct tbuf *t = tbuf_create(test, true);
-	unsigned int i, s, kept = 0, first = 0;
 	u64 *clocks = kunit_kmalloc_array(test, 1000, sizeof(u64), GFP_KERNEL);
-	struct decoded *d = kunit_kmalloc_array(test, NR_SUBBUFS, sizeof(*d), GFP_KERNEL);
 	struct ktrace_buf_stats st;
-	u64 min_seq = U64_MAX;
+	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, clocks);
-	KUNIT_ASSERT_NOT_NULL(test, d);
 	for (i = 0; i < 1000; i++) {
 		KUNIT_ASSERT_EQ(test, put(t, i, i % 13 ? 9 : 3ULL << 25), 0);
 		clocks[i] = t->clock;
 	}
 	flush(t);
 	ktrace_buf_stats(t->buf, &st);
-	KUNIT_EXPECT_EQ(test, st.events, 1000);
 	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+	KUNIT_EXPECT_EQ(test, read_newest(test, t, clocks, 1000), NR_SUBBUFS);
+	KUNIT_EXPECT_EQ(test, read_next(test, t, NULL), -ENODATA);
+}
 
-	for (s = 0; s < NR_SUBBUFS; s++) {
-		decode_slot(test, t, s, &d[s]);
-		min_seq = min(min_seq, d[s].seq);
+/*
+ * Deliveries late (interrupts off while the writer laps the buffer twice,
+ * as behind a long IRQs-off section or a threaded irq_work on PREEMPT_RT):
+ * the slots reused since are never handed over as the subbuffers they
+ * were, and what the reader gets is exactly the newest events, with every
+ * other event counted as overwritten.
+ */
+static void buffer_late_delivery_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, true);
+	u64 *clocks = kunit_kmalloc_array(test, 10 * PER_SUBBUF + 3, sizeof(u64), GFP_KERNEL);
+	struct decoded *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct ktrace_buf_stats st;
+	unsigned long flags;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, clocks);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	/* Ten subbuffers' worth, then part of one: no delivery meanwhile. */
+	local_irq_save(flags);
+	for (i = 0; i < 10 * PER_SUBBUF + 3; i++) {
+		KUNIT_ASSERT_EQ(test, put(t, i, 7), 0);
+		clocks[i] = t->clock;
 	}
-	KUNIT_EXPECT_EQ(test, min_seq + NR_SUBBUFS, st.subbufs);
-	/* The oldest is relay's write position: the reader sees the rest. */
-	min_seq++;
-	for (s = 0; s < NR_SUBBUFS - 1; s++)
-		kept += d[(min_seq + s) % NR_SUBBUFS].nr;
-	/* written = kept + overwritten */
-	KUNIT_EXPECT_EQ(test, kept + st.overwritten, 1000);
+	KUNIT_EXPECT_EQ(test, t->buf->delivered, 0);
+	local_irq_restore(flags);
+	/* The delivery runs now, with the writer three uses further on. */
+	ktrace_buf_sync(t->buf);
+	KUNIT_EXPECT_EQ(test, t->buf->delivered, 10);
+	/* The open subbuffer is not complete: the last 3 events are not read. */
+	KUNIT_EXPECT_EQ(test, read_newest(test, t, clocks, 10 * PER_SUBBUF), NR_SUBBUFS - 1);
+	flush(t);
+	KUNIT_ASSERT_GT(test, read_next(test, t, d), 0);
+	KUNIT_EXPECT_EQ(test, d->seq, 10);
+	KUNIT_ASSERT_EQ(test, d->nr, 3);
+	KUNIT_EXPECT_EQ(test, d->payload[0], 10 * PER_SUBBUF);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.events, 10 * PER_SUBBUF + 3);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 7 * PER_SUBBUF);
+}
 
-	/* In sequence order, the kept events are the last ones written. */
-	first = 1000 - kept;
-	for (s = 0; s < NR_SUBBUFS - 1; s++) {
-		struct decoded *x = &d[(min_seq + s) % NR_SUBBUFS];
+/*
+ * A reader lapped by the writer gets the oldest subbuffer still whole,
+ * never the slot of one overwritten: here the writer has just started
+ * reusing slot 0, so subbuffer 0 is gone (counted) and 1 comes next.
+ */
+static void buffer_lapped_read_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, true);
+	struct ktrace_buf_stats st;
+	struct decoded d;
+	unsigned int i;
 
-		KUNIT_ASSERT_EQ(test, x->seq, min_seq + s);
-		for (i = 0; i < x->nr; i++, first++) {
-			KUNIT_ASSERT_EQ(test, x->payload[i], first);
-			KUNIT_ASSERT_EQ(test, x->clock[i], clocks[first]);
-		}
-	}
-	KUNIT_EXPECT_EQ(test, first, 1000);
+	for (i = 0; i < PER_SUBBUF + 1; i++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 1), 0);
+	ktrace_buf_sync(t->buf);
+	KUNIT_ASSERT_EQ(test, t->buf->delivered, 1);
+	/* The rest of 1, all of 2 and 3, and the first event of 4 (slot 0). */
+	for (i = 0; i < 3 * PER_SUBBUF; i++)
+		KUNIT_ASSERT_EQ(test, put(t, PER_SUBBUF + 1 + i, 1), 0);
+	ktrace_buf_sync(t->buf);
+	KUNIT_ASSERT_GT(test, read_next(test, t, &d), 0);
+	KUNIT_EXPECT_EQ(test, d.seq, 1);
+	KUNIT_ASSERT_EQ(test, d.nr, PER_SUBBUF);
+	KUNIT_EXPECT_EQ(test, d.payload[0], PER_SUBBUF);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.overwritten, PER_SUBBUF);
+}
+
+/*
+ * The clock steps back (ktime_get_mono_fast_ns() across an update, a
+ * nested writer's earlier read): the record keeps the previous record's
+ * clock, and decodes to it, not to a rollover 2^27 units later.
+ */
+static void buffer_clock_back_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct decoded *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	t->clock = (5ULL << KTRACE_CLOCK_BITS) + 100;
+	KUNIT_ASSERT_EQ(test, put(t, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, put(t, 2, 20), 0);
+	t->clock -= 15;				/* back by 15 */
+	KUNIT_ASSERT_EQ(test, put(t, 3, 0), 0);
+	t->clock -= 200;			/* back across a 2^27 boundary */
+	KUNIT_ASSERT_EQ(test, put(t, 4, 0), 0);
+	KUNIT_ASSERT_EQ(test, put(t, 5, 300), 0);
+	flush(t);
+	decode_slot(test, t, 0, d);
+	KUNIT_ASSERT_EQ(test, d->nr, 5);
+	KUNIT_EXPECT_EQ(test, d->clock[0], (5ULL << KTRACE_CLOCK_BITS) + 100);
+	KUNIT_EXPECT_EQ(test, d->clock[1], (5ULL << KTRACE_CLOCK_BITS) + 120);
+	KUNIT_EXPECT_EQ(test, d->clock[2], (5ULL << KTRACE_CLOCK_BITS) + 120);
+	KUNIT_EXPECT_EQ(test, d->clock[3], (5ULL << KTRACE_CLOCK_BITS) + 120);
+	KUNIT_EXPECT_EQ(test, d->clock[4], (5ULL << KTRACE_CLOCK_BITS) + 205);
 }
 
 /* Overwrite mode never reuses a subbuffer a writer is still filling. */
@@ -424,6 +555,9 @@ static struct kunit_case ktrace_buffer_cases[] = {
 	KUNIT_CASE(buffer_nesting_test),
 	KUNIT_CASE(buffer_drop_test),
 	KUNIT_CASE(buffer_overwrite_test),
+	KUNIT_CASE(buffer_late_delivery_test),
+	KUNIT_CASE(buffer_lapped_read_test),
+	KUNIT_CASE(buffer_clock_back_test),
 	KUNIT_CASE(buffer_overwrite_pending_test),
 	KUNIT_CASE(buffer_too_big_test),
 	KUNIT_CASE(buffer_clock_change_test),

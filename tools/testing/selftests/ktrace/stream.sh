@@ -9,7 +9,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 16
+ktap_set_plan 19
 
 PAD=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
 TMP=$(mktemp -d)
@@ -29,6 +29,12 @@ drain() {
 	sed '$d' "$TMP/out$1" | sed "s/-$PAD\$//" >"$TMP/marks$1"
 }
 count() { tr ' ' '\n' <"$TMP/count$1" | sed -n "s/^$2=//p"; }
+
+# increasing FILE PREFIX: the lines are PREFIX-N with N increasing (gaps allowed).
+increasing() {
+	awk -v p="$2" 'index($0, p "-") != 1 || (NR > 1 && substr($0, length(p) + 2) + 0 <= last) { bad = 1 }
+		{ last = substr($0, length(p) + 2) + 0 } END { exit bad }' "$1"
+}
 
 # in_order FILE PREFIX FIRST: the lines are PREFIX-FIRST, PREFIX-FIRST+1, ...
 in_order() {
@@ -92,6 +98,29 @@ check "restart: CPU 1 reads exactly the new marks" "$(cat "$TMP/marks1" | tr '\n
 	"d-0 d-1 d-2 d-3 d-4 "
 check "restart: CPU 1 counts exactly those" \
 	"$(stat_of 1 medium events)/$(count 1 events)/$(stat_of 1 medium dropped)" "5/5/0"
+
+# A reader racing the overwriting writer: CPU 1 reads CPU 0's stream over
+# and over while CPU 0 laps its buffer.  Whatever it gets is whole
+# subbuffers, in order, and every event is read or counted, once.
+read_before=$(($(stat_of 0 medium events) - $(stat_of 0 medium dropped) - $(stat_of 0 medium overwritten)))
+echo 1 >"$KT/enable"
+marks 0 20000 e &
+writer=$!
+while kill -0 $writer 2>/dev/null; do
+	taskset -c 1 cat "$KT/medium/cpu0"
+done >"$TMP/race"
+wait
+echo 0 >"$KT/enable"
+cat "$KT/medium/cpu0" >>"$TMP/race"
+"$DIR"/ktrace_count -m "$TMP/race" >"$TMP/out0" 2>&1
+tail -n 1 "$TMP/out0" >"$TMP/count0"
+sed '$d' "$TMP/out0" | sed "s/-$PAD\$//" >"$TMP/marks0"
+ktap_print_msg "race: $(cat "$TMP/count0") $(grep "^cpu0 medium" "$KT/stats")"
+check "race: what the racing reader got is well formed" "$(count 0 errors)" 0
+check "race: its marks are the writer's, in order, up to the last" \
+	"$(increasing "$TMP/marks0" e && echo ordered):$(tail -n 1 "$TMP/marks0")" "ordered:e-19999"
+check "race: CPU 0 events = read + dropped + overwritten" "$(stat_of 0 medium events)" \
+	$((read_before + $(count 0 events) + $(stat_of 0 medium dropped) + $(stat_of 0 medium overwritten)))
 
 echo hybrid >"$KT/mode"
 ktap_finished

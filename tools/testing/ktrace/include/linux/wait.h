@@ -4,6 +4,7 @@
 #define _KTRACE_HARNESS_WAIT_H
 
 #include <stdbool.h>
+#include <linux/atomic.h>
 #include <linux/types.h>
 
 struct wait_queue_head {
@@ -20,10 +21,5 @@ static inline bool wq_has_sleeper(struct wait_queue_head *wq)
 
 static inline void wake_up(struct wait_queue_head *wq)
 {
-}
-
-static inline void atomic_long_inc(atomic_long_t *v)
-{
-	__atomic_fetch_add(&v->counter, 1, __ATOMIC_RELAXED);
 }
 #endif /* _KTRACE_HARNESS_WAIT_H */
