@@ -124,17 +124,27 @@ static __always_inline local_t *ktrace_sb_events(struct ktrace_buf *buf,
  */
 static void ktrace_collect_subbuf(struct ktrace_buf *buf, unsigned long old)
 {
-	local_t *events = ktrace_sb_events(buf, old);
 	long pos = atomic_long_read(&buf->rpos);
 
-	/* Fully ordered: the claim that decides who accounts for old. */
-	do {
-		if (pos > (long)old)
-			goto read;
-	} while (!atomic_long_try_cmpxchg(&buf->rpos, &pos, old + 1));
-	local_add(local_read(events), &buf->overwritten);
-read:
-	local_set(events, 0);
+	/*
+	 * One subbuffer at a time, up to old: a writer nested between
+	 * another's cmpxchg and its collect may collect a later subbuffer
+	 * first, and must then take the older ones too.  Their uses are
+	 * committed, and the slots' new uses count in the other parity.
+	 * The cmpxchg is fully ordered: it decides, against the reader's,
+	 * who accounts for subbuffer pos.
+	 */
+	while (pos <= (long)old) {
+		if (atomic_long_try_cmpxchg(&buf->rpos, &pos, pos + 1)) {
+			local_t *events = ktrace_sb_events(buf, pos);
+
+			local_add(local_read(events), &buf->overwritten);
+			local_set(events, 0);
+			pos++;
+		}
+	}
+	/* Read by a reader, or counted above: the counter starts again. */
+	local_set(ktrace_sb_events(buf, old), 0);
 }
 
 /* Start subbuffer number sb at offset begin: header and timestamp record. */
@@ -203,35 +213,40 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 	unsigned long sb_size = 1UL << buf->sb_shift;
 	unsigned long nr = 1UL << buf->nr_shift;
 	unsigned long old, new, begin = 0, pos, ts, sb;
-	bool new_sb, retry = false;
+	bool new_sb, known;
 	u64 clock, last;
 
 	do {
 		old = local_read(&buf->offset);
+		/*
+		 * The decoder unrolls a record's low clock bits against the
+		 * record before it in the buffer, so the writer must know
+		 * that record's clock: last_clock is it if last_end, stored
+		 * after it, is where that record ends (see below).  A writer
+		 * nested between another's cmpxchg and its stores, or after a
+		 * flush, does not know it and writes a timestamp record.
+		 * Same CPU: program order is enough between the two.
+		 */
+		known = READ_ONCE(buf->last_end) == old;
+		barrier();
 		last = READ_ONCE(buf->last_clock);
 		clock = ktrace_buf_clock(buf);
 		/*
-		 * The recorded clock never goes back in a buffer: the decoder
-		 * takes a fall of the low bits for a rollover.  A clock read
-		 * before the previous record's (a nested writer's) or a step
-		 * back of ktime_get_mono_fast_ns() is clamped to that record's.
-		 * last is published before the cmpxchg, so that a writer
-		 * nested after it clamps to it; if the cmpxchg fails, a nested
-		 * writer may have published a later clock that the store below
-		 * overwrote, so the retry writes a full timestamp record
-		 * rather than trust last.
+		 * The recorded clock never goes back behind an earlier record
+		 * of the buffer (ktime_get_mono_fast_ns() can step back
+		 * across an update, a nested writer reads the clock after
+		 * the record it follows): clamp, as LTTng does.  last is an
+		 * earlier record's, or U64_MAX after a clock change.
 		 */
 		if (last != U64_MAX && clock < last)
 			clock = last;
 		pos = old & (sb_size - 1);
-		ts = retry || ktrace_clock_needs_timestamp(last, clock) ?
+		ts = !known || ktrace_clock_needs_timestamp(last, clock) ?
 		     sizeof(struct ktrace_timestamp) : 0;
-		retry = true;
 		new_sb = !pos || pos + ts + len >= sb_size;
 		if (!new_sb) {
 			/* The common case: it fits in the current subbuffer. */
 			new = old + ts + len;
-			WRITE_ONCE(buf->last_clock, clock);
 			continue;
 		}
 		/* A new subbuffer: at old, or after padding out the current. */
@@ -251,8 +266,18 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		}
 		ts = 0;
 		new = begin + KTRACE_SUBBUF_START + len;
-		WRITE_ONCE(buf->last_clock, clock);
 	} while (local_cmpxchg(&buf->offset, old, new) != old);
+
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(buf->nested_hook)) {
+		void (*hook)(struct ktrace_buf *buf) = buf->nested_hook;
+
+		buf->nested_hook = NULL;
+		hook(buf);
+	}
+	/* The clock, then where its record ends: see the top of the loop. */
+	WRITE_ONCE(buf->last_clock, clock);
+	barrier();
+	WRITE_ONCE(buf->last_end, new);
 
 	/*
 	 * The new offset before anything written at it: a reader copying the
@@ -568,6 +593,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_peek);
 void ktrace_buf_clock_changed(struct ktrace_buf *buf)
 {
 	WRITE_ONCE(buf->last_clock, U64_MAX);
+	WRITE_ONCE(buf->last_end, ULONG_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);
 

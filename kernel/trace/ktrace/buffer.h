@@ -64,7 +64,9 @@ struct ktrace_buf_stats {
  * @sb_events: per subbuffer slot, events reserved in its uses, one count
  *	for even uses and one for odd (see ktrace_sb_events())
  * @last_clock: clock of the last record reserved, to decide on timestamp
- *	records; %U64_MAX to have one written before the next record
+ *	records and to clamp the clock; %U64_MAX after a clock change
+ * @last_end: where the record of @last_clock ends; a writer whose record
+ *	does not start there writes a timestamp record
  * @events: see struct ktrace_buf_stats, and the same for the rest
  * @bytes: see struct ktrace_buf_stats
  * @dropped: see struct ktrace_buf_stats
@@ -74,7 +76,7 @@ struct ktrace_buf_stats {
  * @rpos: the next subbuffer a reader gets: moved by the reader that
  *	consumes a subbuffer, or by the writer that overwrites one unread
  * @torn_reads: see struct ktrace_buf_stats; readers count it, serialised
- *	by ktrace_mutex
+ *	by their lock (channel.c)
  * @deliver_work: runs ktrace_deliver() on this CPU
  * @start: the buffer memory (relay's vmap'd area)
  * @rbuf: relay's buffer, for its reader bookkeeping
@@ -84,12 +86,15 @@ struct ktrace_buf_stats {
  * @sb_shift: log2 of the subbuffer size
  * @nr_shift: log2 of the number of subbuffers
  * @clock_override: KUnit only: read the clock from here when set
+ * @nested_hook: KUnit only: when set, cleared and called once right after
+ *	a reservation's cmpxchg, where a nested writer can interrupt it
  */
 struct ktrace_buf {
 	local_t offset;
 	local_t *commit;
 	local_t *sb_events;
 	u64 last_clock;
+	unsigned long last_end;
 	local_t events;
 	local_t bytes;
 	local_t dropped;
@@ -107,6 +112,7 @@ struct ktrace_buf {
 	unsigned int sb_shift;
 	unsigned int nr_shift;
 	u64 *clock_override;
+	void (*nested_hook)(struct ktrace_buf *buf);
 };
 
 /**

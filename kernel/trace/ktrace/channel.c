@@ -57,6 +57,15 @@ static struct ktrace_channel ktrace_channels[KTRACE_NR_CHANNELS] = {
 	[KTRACE_CHANNEL_LOW] = { .name = "low", .size = SZ_64K },
 };
 
+/*
+ * Readers (the ascii pipe, the stream files) copy subbuffers under this
+ * lock, never under ktrace_mutex: freeing a channel holds ktrace_mutex
+ * while relay_close() waits, through debugfs, for the stream files' readers
+ * to leave.  Taking it to unpublish a channel's buffers is what keeps them
+ * alive for a reader; it is never held across anything that waits.
+ */
+static DEFINE_MUTEX(ktrace_read_mutex);
+
 /* Nesting depth of writers on this CPU: task, softirq, hardirq, NMI. */
 static DEFINE_PER_CPU(unsigned int, ktrace_nesting);
 #define KTRACE_MAX_NESTING	5
@@ -126,7 +135,9 @@ static void ktrace_channel_free(struct ktrace_channel *c)
 	 * orders the store before the frees; the panic CPU's view is ordered
 	 * by the IPI or NMI that stopped this one.
 	 */
+	mutex_lock(&ktrace_read_mutex);
 	WRITE_ONCE(c->bufs, NULL);
+	mutex_unlock(&ktrace_read_mutex);
 	smp_mb(); /* the store above before the frees below */
 	cpus_read_lock();
 	for_each_possible_cpu(cpu)
@@ -189,7 +200,9 @@ static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
 destroy:
 	bufs = c->bufs;
 	/* Unpublished first, as in ktrace_channel_free(). */
+	mutex_lock(&ktrace_read_mutex);
 	WRITE_ONCE(c->bufs, NULL);
+	mutex_unlock(&ktrace_read_mutex);
 	smp_mb(); /* the store above before the frees below */
 	for_each_possible_cpu(cpu)
 		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
@@ -382,27 +395,34 @@ int __init ktrace_channels_init(void)
 	return ret < 0 ? ret : 0;
 }
 
-/* Copies ktrace_buf_read() retries while the writer finishes a claim. */
-#define KTRACE_READ_TRIES	100
+/* Copies tried in a row while a writer laps the reader faster than it copies. */
+#define KTRACE_READ_TRIES	8
+/* How long a reader waits for the writer to claim what it overwrote. */
+#define KTRACE_CLAIM_SPINS	10000
 
 /*
  * Consume the next subbuffer of @buf into @dst (see ktrace_buf_read()).  A
- * copy the writer overwrote is counted and the next subbuffer read; after
- * that many tries in a row (the writer laps the reader faster than it
- * copies), nothing is read this time.
+ * copy the writer overwrote is counted once, the writer given the moment
+ * it needs to claim that subbuffer, and the next one read; after that many
+ * such copies in a row, nothing is read this time.
  */
 static int ktrace_take(struct ktrace_buf *buf, void *dst, size_t max)
 {
-	unsigned int tries;
+	unsigned int tries, spins;
 	int ret = -ENODATA;
+	long s;
 
-	lockdep_assert_held(&ktrace_mutex);
+	lockdep_assert_held(&ktrace_read_mutex);
 	for (tries = 0; tries < KTRACE_READ_TRIES; tries++) {
+		s = atomic_long_read(&buf->rpos);
 		ret = ktrace_buf_read(buf, dst, max);
 		if (ret != -EAGAIN && ret != -EBADMSG)
 			break;
 		buf->torn_reads++;
-		cpu_relax();
+		/* The writer is between its cmpxchg and its claim of s. */
+		for (spins = 0; spins < KTRACE_CLAIM_SPINS &&
+		     atomic_long_read(&buf->rpos) == s; spins++)
+			cpu_relax();
 	}
 	/*
 	 * relay's count, for relay's poll: what is left to read.  rpos may
@@ -436,11 +456,11 @@ int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
 	struct ktrace_buf *buf;
 	int ret = -ENODATA;
 
-	mutex_lock(&ktrace_mutex);
+	mutex_lock(&ktrace_read_mutex);
 	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
 	if (buf)
 		ret = ktrace_take(buf, dst, max);
-	mutex_unlock(&ktrace_mutex);
+	mutex_unlock(&ktrace_read_mutex);
 	return ret;
 }
 
@@ -512,12 +532,12 @@ static int ktrace_stream_fill(struct ktrace_stream *s)
 	struct ktrace_buf *buf;
 	int ret = -ENODATA;
 
-	mutex_lock(&ktrace_mutex);
+	mutex_lock(&ktrace_read_mutex);
 	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, s->rbuf->cpu)) : NULL;
 	/* A file of channels freed since (mode or size changed) reads empty. */
 	if (buf && buf->rbuf == s->rbuf)
 		ret = ktrace_take(buf, s->copy, s->rbuf->chan->subbuf_size);
-	mutex_unlock(&ktrace_mutex);
+	mutex_unlock(&ktrace_read_mutex);
 	if (ret > 0) {
 		s->len = ret;
 		s->pos = 0;
@@ -534,7 +554,7 @@ static int ktrace_stream_fill(struct ktrace_stream *s)
  * Gives the complete subbuffers (header and data, no padding) in order,
  * as relay's read() does, but each copied out whole and checked first, so
  * that a reader never gets a subbuffer the writer was overwriting.  Never
- * blocks: poll() waits.
+ * waits for data: poll() does.
  *
  * Return: bytes read, 0 if no complete subbuffer is waiting, -EFAULT.
  */

@@ -428,6 +428,88 @@ static void buffer_lapped_read_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.overwritten, PER_SUBBUF);
 }
 
+/* The buffer of the nested-writer tests, and what their hook writes. */
+static struct tbuf *nested_t;
+static unsigned int nested_count;
+static u64 nested_clock;
+
+static void nested_writer(struct ktrace_buf *buf)
+{
+	unsigned int i;
+
+	nested_t->clock = nested_clock;
+	for (i = 0; i < nested_count; i++)
+		put(nested_t, 5000 + i, 1);
+}
+
+/*
+ * A writer interrupted right after its cmpxchg into a new subbuffer, the
+ * slot's previous use not collected yet, by a nested writer that fills it
+ * and starts the next (an interrupt storm): the nested writer collects the
+ * next slot's previous use, and must take the older one as well.  Every
+ * event is still read or counted, once.
+ */
+static void buffer_nested_collect_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, true);
+	struct ktrace_buf_stats st;
+	struct decoded d;
+	unsigned int i, written = 0, kept = 0;
+
+	/* Exactly nr full subbuffers: the next event reuses slot 0. */
+	for (i = 0; i < NR_SUBBUFS * PER_SUBBUF; i++, written++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 1), 0);
+	nested_t = t;
+	nested_count = PER_SUBBUF;
+	nested_clock = t->clock + 100;
+	t->buf->nested_hook = nested_writer;
+	KUNIT_ASSERT_EQ(test, put(t, 9999, 1), 0);
+	written += 1 + PER_SUBBUF;
+	KUNIT_EXPECT_NULL(test, t->buf->nested_hook);
+	flush(t);
+	while (read_next(test, t, &d) > 0)
+		kept += d.nr;
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.events, written);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 2 * PER_SUBBUF);
+	KUNIT_EXPECT_EQ(test, kept + st.overwritten + st.dropped, written);
+}
+
+/*
+ * A writer interrupted between its cmpxchg and its bookkeeping by a
+ * nested writer whose clock is in the next 2^27 range: the nested writer
+ * does not know the clock of the record before its own, so it writes a
+ * timestamp record, and so does the next writer after them: every record
+ * decodes to exactly the clock written.
+ */
+static void buffer_nested_clock_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct decoded *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	u64 base = 5ULL << KTRACE_CLOCK_BITS;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	t->clock = base - 50;
+	KUNIT_ASSERT_EQ(test, put(t, 1, 0), 0);
+	nested_t = t;
+	nested_count = 1;
+	nested_clock = base + 199;		/* put() adds 1 */
+	t->buf->nested_hook = nested_writer;
+	t->clock = base + 100;
+	KUNIT_ASSERT_EQ(test, put(t, 2, 0), 0);
+	t->clock = base + 300;
+	KUNIT_ASSERT_EQ(test, put(t, 3, 0), 0);
+	flush(t);
+	decode_slot(test, t, 0, d);
+	KUNIT_ASSERT_EQ(test, d->nr, 4);
+	KUNIT_EXPECT_EQ(test, d->payload[1], 2);
+	KUNIT_EXPECT_EQ(test, d->clock[1], base + 100);
+	KUNIT_EXPECT_EQ(test, d->payload[2], 5000);
+	KUNIT_EXPECT_EQ(test, d->clock[2], base + 200);
+	KUNIT_EXPECT_EQ(test, d->payload[3], 3);
+	KUNIT_EXPECT_EQ(test, d->clock[3], base + 300);
+}
+
 /*
  * The clock steps back (ktime_get_mono_fast_ns() across an update, a
  * nested writer's earlier read): the record keeps the previous record's
@@ -558,6 +640,8 @@ static struct kunit_case ktrace_buffer_cases[] = {
 	KUNIT_CASE(buffer_late_delivery_test),
 	KUNIT_CASE(buffer_lapped_read_test),
 	KUNIT_CASE(buffer_clock_back_test),
+	KUNIT_CASE(buffer_nested_collect_test),
+	KUNIT_CASE(buffer_nested_clock_test),
 	KUNIT_CASE(buffer_overwrite_pending_test),
 	KUNIT_CASE(buffer_too_big_test),
 	KUNIT_CASE(buffer_clock_change_test),
