@@ -20,6 +20,7 @@
 #include <linux/moduleparam.h>
 #include <linux/ring_buffer.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 
@@ -46,7 +47,7 @@ static const char * const bench_names[NR_BENCH] = {
 struct bench_run {
 	enum bench_kind kind;
 	struct trace_buffer *rb;
-	u64 ns[NR_CPUS];
+	u64 *ns;	/* per CPU id, nr_cpu_ids of them */
 };
 
 static void __init bench_ftrace(struct trace_buffer *rb, unsigned long len)
@@ -97,7 +98,7 @@ static u64 __init bench(struct bench_run *run, bool all)
 	unsigned int cpu, n = 0;
 	u64 sum = 0;
 
-	memset(run->ns, 0, sizeof(run->ns));
+	memset(run->ns, 0, nr_cpu_ids * sizeof(*run->ns));
 	if (all) {
 		on_each_cpu(bench_one_cpu, run, 1);
 	} else {
@@ -149,10 +150,12 @@ static int __init ktrace_bench(void)
 
 	if (!ktrace_bench_requested)
 		return 0;
+	/* Not u64[NR_CPUS] on the stack: 64 KiB with NR_CPUS=8192. */
+	run.ns = kcalloc(nr_cpu_ids, sizeof(*run.ns), GFP_KERNEL);
 	run.rb = ring_buffer_alloc(BENCH_RB_SIZE, RB_FL_OVERWRITE);
-	if (!run.rb) {
-		pr_err("no ring buffer\n");
-		return 0;
+	if (!run.ns || !run.rb) {
+		pr_err("no memory\n");
+		goto free;
 	}
 	if (ktrace_set_mode(KTRACE_TRACE_OVERWRITE) ||
 	    ktrace_set_buffer_size_kb(BENCH_RB_SIZE >> 10) ||
@@ -178,7 +181,9 @@ static int __init ktrace_bench(void)
 	bench_bytes(10);
 	ktrace_set_enabled(false);
 free:
-	ring_buffer_free(run.rb);
+	if (run.rb)
+		ring_buffer_free(run.rb);
+	kfree(run.ns);
 	return 0;
 }
 late_initcall_sync(ktrace_bench);
