@@ -277,7 +277,8 @@ void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch)
 	mch->mode = ktrace_channel_overwrites(ch, ktrace_get_mode()) ?
 		    KTRACE_MODE_OVERWRITE : KTRACE_MODE_DROP;
 	mch->subbuf_size = sb_size;
-	mch->n_subbufs = c->size / sb_size;
+	/* Before the first start the high-rate channel has no size. */
+	mch->n_subbufs = sb_size ? c->size / sb_size : 0;
 	strscpy_pad(mch->name, c->name);
 }
 
