@@ -22,6 +22,7 @@
  *   # cat /sys/kernel/debug/ktrace/stats
  *   cpu0 high events=1200 bytes=9612 dropped=0 overwritten=0 timestamps=3 subbufs=0
  *   ...
+ *   metadata records=412 failed=0 incomplete=0
  *
  *   # cat /sys/kernel/debug/ktrace/ascii
  *   51.734017472 1 sh-87 ktrace:mark pid=87 text="before the upgrade"
@@ -205,11 +206,15 @@ static const struct file_operations buffer_size_kb_fops = {
 	.llseek = default_llseek,
 };
 
-/* One line per CPU and allocated channel. */
+/*
+ * One line per CPU and allocated channel, then the metadata of the last
+ * start: its records, those not written, and how many starts missed some.
+ */
 static int stats_show(struct seq_file *m, void *v)
 {
+	unsigned int cpu, ch, records, failed;
 	struct ktrace_buf_stats st;
-	unsigned int cpu, ch;
+	unsigned long incomplete;
 
 	for_each_possible_cpu(cpu) {
 		for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
@@ -222,6 +227,9 @@ static int stats_show(struct seq_file *m, void *v)
 				   st.torn_reads);
 		}
 	}
+	ktrace_metadata_stats(&records, &failed, &incomplete);
+	seq_printf(m, "metadata records=%u failed=%u incomplete=%lu\n",
+		   records, failed, incomplete);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

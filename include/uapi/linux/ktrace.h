@@ -172,7 +172,9 @@ enum ktrace_meta_type {
  * @byte_order: KTRACE_LITTLE_ENDIAN or KTRACE_BIG_ENDIAN
  * @nr_channels: KTRACE_NR_CHANNELS
  * @nr_cpus: highest possible CPU number + 1
- * @reserved: zero
+ * @nr_records: the metadata records of this start after this one; a
+ *	decoder that finds fewer before the next struct ktrace_meta_trace
+ *	has an incomplete metadata; 0 when not known
  * @release: utsname release, as uname -r prints it
  * @machine: utsname machine, as uname -m prints it
  * @nodename: utsname nodename, as uname -n prints it
@@ -184,7 +186,7 @@ struct ktrace_meta_trace {
 	__u8 byte_order;
 	__u8 nr_channels;
 	__u32 nr_cpus;
-	__u32 reserved;
+	__u32 nr_records;
 	char release[65];
 	char machine[65];
 	char nodename[65];

@@ -285,12 +285,49 @@ void ktrace_events_count(const char *group, unsigned int *on, unsigned int *tota
 	mutex_unlock(&ktrace_mutex);
 }
 
-static void ktrace_meta(u8 type, const void *rec, size_t len)
+/* What the last metadata writes gave; under ktrace_mutex, read locklessly. */
+static struct {
+	unsigned int records;
+	unsigned int failed;
+	unsigned long incomplete;
+} ktrace_meta_stats;
+
+static void ktrace_meta(struct ktrace_meta_writer *w, u8 type, const void *rec,
+			u16 len)
 {
-	ktrace_write_expanded(KTRACE_CHANNEL_LOW, KTRACE_META_MAJOR, type, rec, len);
+	if (w->write(w, type, rec, len))
+		w->failed++;
+	else
+		w->written++;
 }
 
-static void ktrace_meta_event(const struct ktrace_event *ev)
+/**
+ * ktrace_meta_event_records() - count the metadata records of an event
+ * @ev: the event
+ *
+ * Return: the records ktrace_meta_event_write() writes for @ev: its own,
+ * one per field and one per enum value.
+ */
+unsigned int ktrace_meta_event_records(const struct ktrace_event *ev)
+{
+	unsigned int i, n = 1 + ev->nr_fields;
+
+	for (i = 0; i < ev->nr_fields; i++)
+		n += ev->fields[i].nr_values;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_meta_event_records);
+
+/**
+ * ktrace_meta_event_write() - describe one event
+ * @w: where the records go
+ * @ev: the event
+ *
+ * Writes its struct ktrace_meta_event, then a struct ktrace_meta_field per
+ * field, each followed by a struct ktrace_meta_enum per named value.
+ */
+void ktrace_meta_event_write(struct ktrace_meta_writer *w,
+			     const struct ktrace_event *ev)
 {
 	struct ktrace_meta_event me = {
 		.channel = ev->channel,
@@ -305,7 +342,7 @@ static void ktrace_meta_event(const struct ktrace_event *ev)
 
 	strscpy_pad(me.group, ev->group);
 	strscpy_pad(me.name, ev->name);
-	ktrace_meta(KTRACE_META_EVENT, &me, sizeof(me));
+	ktrace_meta(w, KTRACE_META_EVENT, &me, sizeof(me));
 	for (i = 0; i < ev->nr_fields; i++) {
 		const struct ktrace_field *f = &ev->fields[i];
 		struct ktrace_meta_field mf = {
@@ -317,7 +354,7 @@ static void ktrace_meta_event(const struct ktrace_event *ev)
 		};
 
 		strscpy_pad(mf.name, f->name);
-		ktrace_meta(KTRACE_META_FIELD, &mf, sizeof(mf));
+		ktrace_meta(w, KTRACE_META_FIELD, &mf, sizeof(mf));
 		for (j = 0; j < f->nr_values; j++) {
 			struct ktrace_meta_enum me = {
 				.value_lo = lower_32_bits(f->values[j].value),
@@ -325,19 +362,22 @@ static void ktrace_meta_event(const struct ktrace_event *ev)
 			};
 
 			strscpy_pad(me.name, f->values[j].name);
-			ktrace_meta(KTRACE_META_ENUM, &me, sizeof(me));
+			ktrace_meta(w, KTRACE_META_ENUM, &me, sizeof(me));
 		}
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_meta_event_write);
 
 /**
- * ktrace_metadata_write() - describe the trace in the low-rate channel
+ * __ktrace_metadata_write() - describe the trace
+ * @w: where the records go; its counts are added to
  *
- * Called with ktrace_mutex held, tracing on: the machine, the clock with a
- * reference point in CLOCK_MONOTONIC and CLOCK_REALTIME, the channels and
- * every registered event.
+ * With ktrace_mutex held: the machine, with the number of records that
+ * follow it, so that a decoder can tell an incomplete metadata; the clock,
+ * with a reference point in CLOCK_MONOTONIC and CLOCK_REALTIME; the
+ * channels; and every registered event.
  */
-void ktrace_metadata_write(void)
+static void __ktrace_metadata_write(struct ktrace_meta_writer *w)
 {
 	struct ktrace_meta_trace mt = {
 		.magic = KTRACE_MAGIC,
@@ -346,6 +386,8 @@ void ktrace_metadata_write(void)
 			      KTRACE_BIG_ENDIAN : KTRACE_LITTLE_ENDIAN,
 		.nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = nr_cpu_ids,
+		/* The clock and the channels. */
+		.nr_records = 1 + KTRACE_NR_CHANNELS,
 	};
 	struct ktrace_meta_clock mc = {
 		.freq_hz = ktrace_clock.freq_hz,
@@ -355,32 +397,101 @@ void ktrace_metadata_write(void)
 	unsigned int ch;
 
 	lockdep_assert_held(&ktrace_mutex);
-	/*
-	 * On one CPU: a decoder reads an event's field and enum records after
-	 * it, so they must all be in one stream, in order.
-	 */
-	migrate_disable();
+	for_each_ktrace_event(ev)
+		mt.nr_records += ktrace_meta_event_records(ev);
 	strscpy_pad(mt.release, init_utsname()->release);
 	strscpy_pad(mt.machine, init_utsname()->machine);
 	strscpy_pad(mt.nodename, init_utsname()->nodename);
-	ktrace_meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	ktrace_meta(w, KTRACE_META_TRACE, &mt, sizeof(mt));
 
 	/* The reference the ascii pipe converts with: the same times. */
 	ktrace_clock_get_ref(&mc.ref_clock, &mc.ref_mono_ns);
 	mc.ref_real_ns = mc.ref_mono_ns + ktime_get_real_fast_ns() -
 			 ktime_get_mono_fast_ns();
 	strscpy_pad(mc.name, ktrace_clock.name);
-	ktrace_meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	ktrace_meta(w, KTRACE_META_CLOCK, &mc, sizeof(mc));
 
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 		struct ktrace_meta_channel mch = { .channel = ch };
 
 		ktrace_channel_info(ch, &mch);
-		ktrace_meta(KTRACE_META_CHANNEL, &mch, sizeof(mch));
+		ktrace_meta(w, KTRACE_META_CHANNEL, &mch, sizeof(mch));
 	}
 	for_each_ktrace_event(ev)
-		ktrace_meta_event(ev);
+		ktrace_meta_event_write(w, ev);
+}
+
+/**
+ * ktrace_metadata_write_to() - describe the trace to a writer
+ * @w: where the records go; its counts are added to
+ *
+ * As __ktrace_metadata_write(), taking ktrace_mutex.
+ */
+void ktrace_metadata_write_to(struct ktrace_meta_writer *w)
+{
+	mutex_lock(&ktrace_mutex);
+	__ktrace_metadata_write(w);
+	mutex_unlock(&ktrace_mutex);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_metadata_write_to);
+
+static int ktrace_meta_to_trace(struct ktrace_meta_writer *w, u8 type,
+				const void *rec, u16 len)
+{
+	return ktrace_write_expanded(KTRACE_CHANNEL_LOW, KTRACE_META_MAJOR, type,
+				    rec, len);
+}
+
+/**
+ * ktrace_metadata_write() - describe the trace in the low-rate channel
+ *
+ * Called with ktrace_mutex held, tracing on.  A record that does not fit
+ * (the low-rate channel full in drop mode, a write refused) is counted in
+ * the stats file and warned about; the decoder sees fewer records than
+ * struct ktrace_meta_trace announces.
+ *
+ * Return: the number of records that were not written.
+ */
+unsigned int ktrace_metadata_write(void)
+{
+	struct ktrace_meta_writer w = { .write = ktrace_meta_to_trace };
+
+	lockdep_assert_held(&ktrace_mutex);
+	/* A start frozen by a trigger writes nothing: no metadata is lost. */
+	if (!READ_ONCE(ktrace_tracing))
+		return 0;
+	/*
+	 * On one CPU: a decoder reads an event's field and enum records after
+	 * it, so they must all be in one stream, in order.
+	 */
+	migrate_disable();
+	__ktrace_metadata_write(&w);
 	migrate_enable();
+	WRITE_ONCE(ktrace_meta_stats.records, w.written + w.failed);
+	WRITE_ONCE(ktrace_meta_stats.failed, w.failed);
+	if (w.failed) {
+		WRITE_ONCE(ktrace_meta_stats.incomplete,
+			   ktrace_meta_stats.incomplete + 1);
+		pr_warn("metadata incomplete: %u of %u records not written\n",
+			w.failed, w.written + w.failed);
+	}
+	return w.failed;
+}
+
+/**
+ * ktrace_metadata_stats() - what the metadata writes gave
+ * @records: set to the number of records of the last metadata
+ * @failed: set to how many of them were not written
+ * @incomplete: set to the number of metadata writes with a record missing
+ *
+ * Read without ktrace_mutex: the three may come from different writes.
+ */
+void ktrace_metadata_stats(unsigned int *records, unsigned int *failed,
+			   unsigned long *incomplete)
+{
+	*records = READ_ONCE(ktrace_meta_stats.records);
+	*failed = READ_ONCE(ktrace_meta_stats.failed);
+	*incomplete = READ_ONCE(ktrace_meta_stats.incomplete);
 }
 
 static int __init ktrace_events_init(void)

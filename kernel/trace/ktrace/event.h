@@ -103,7 +103,26 @@ void ktrace_events_count(const char *group, unsigned int *on, unsigned int *tota
 struct ktrace_event *ktrace_event_find(const char *group, const char *name);
 struct ktrace_event *ktrace_event_lookup(unsigned int ch, unsigned int id,
 					 u8 major, u8 minor);
-void ktrace_metadata_write(void);
+
+/**
+ * struct ktrace_meta_writer - where metadata records go
+ * @write: writes one record of type enum ktrace_meta_type; returns 0, or
+ *	a negative errno when the record was not written
+ * @written: records written
+ * @failed: records @write refused
+ */
+struct ktrace_meta_writer {
+	int (*write)(struct ktrace_meta_writer *w, u8 type, const void *rec,
+		     u16 len);
+	unsigned int written;
+	unsigned int failed;
+};
+
+unsigned int ktrace_meta_event_records(const struct ktrace_event *ev);
+void ktrace_meta_event_write(struct ktrace_meta_writer *w,
+			     const struct ktrace_event *ev);
+void ktrace_metadata_write_to(struct ktrace_meta_writer *w);
+unsigned int ktrace_metadata_write(void);
 
 /* The registry of the kernel; iterate it with ktrace_mutex held. */
 extern struct ktrace_registry ktrace_registry;

@@ -169,6 +169,10 @@ int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
 			   const void *head, u16 hlen, const void *data, u16 len);
 
+/* event.c: the metadata of the last start, for the stats file. */
+void ktrace_metadata_stats(unsigned int *records, unsigned int *failed,
+			   unsigned long *incomplete);
+
 struct dentry;
 struct rchan_buf;
 struct ktrace_event;
