@@ -261,12 +261,26 @@ static void event_install(struct kt_trace *t, struct kt_event *e)
 	*slot = e;
 }
 
+/*
+ * A trace record announces the metadata records after it (0: not known);
+ * fewer before the next trace record or the end of the stream means that
+ * some did not fit, and events may be undecodable.
+ */
+static void check_metadata_count(struct kt_trace *t, uint64_t at, unsigned int want,
+				 unsigned int got)
+{
+	if (got < want)
+		kt_warn(t, at, "metadata incomplete: %u of the %u records announced", got,
+			want);
+}
+
 /* The metadata of one low-channel stream, in order. */
 static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
 {
 	struct kt_event *ev = NULL;
-	unsigned int field = 0, value = 0;
+	unsigned int field = 0, value = 0, meta_want = 0, meta_got = 0;
 	struct ktrace_subbuf_header h;
+	uint64_t meta_at = 0;
 	size_t off = 0, size;
 
 	while ((off = next_subbuf(t, s, off, &h, &size)) < s->size) {
@@ -281,12 +295,17 @@ static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
 			pos += ret;
 			if (r.id != KTRACE_ID_EXPANDED || r.major != KTRACE_META_MAJOR)
 				continue;
+			meta_got++;
 			switch (r.minor) {
 			case KTRACE_META_TRACE:
 				if (r.length < sizeof(t->machine))
 					goto bad;
 				memcpy(&t->machine, r.data, sizeof(t->machine));
 				t->have_trace = true;
+				check_metadata_count(t, meta_at, meta_want, meta_got - 1);
+				meta_want = t->machine.nr_records;
+				meta_got = 0;
+				meta_at = at;
 				break;
 			case KTRACE_META_CLOCK: {
 				struct ktrace_meta_clock c;
@@ -406,6 +425,7 @@ bad:
 			kt_warn(t, s->file_offset + off + pos, "corrupt record, rest of subbuffer skipped");
 		off += size;
 	}
+	check_metadata_count(t, meta_at, meta_want, meta_got);
 }
 
 static int task_cmp(const void *a, const void *b)

@@ -127,8 +127,15 @@ static void sb_flush(struct sb *s)
 
 static struct sb low = { .ch = KTRACE_CHANNEL_LOW, .size = SB_LOW };
 
+/* The metadata records after the trace record, and how many are written. */
+#define META_RECORDS	21
+static unsigned int meta_n, meta_max = META_RECORDS;
+
 static void meta(unsigned int type, const void *rec, size_t len)
 {
+	/* An incomplete metadata: the last records did not fit. */
+	if (meta_n++ > meta_max)
+		return;
 	sb_expanded(&low, KTRACE_META_MAJOR, type, 1000, rec, len);
 }
 
@@ -178,7 +185,7 @@ int main(int argc, char **argv)
 	struct ktrace_meta_trace mt = {
 		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
-		.nr_cpus = 2,
+		.nr_cpus = 2, .nr_records = META_RECORDS,
 	};
 	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
 	struct ktrace_meta_enum en = { 2, 0, "two" };
@@ -194,8 +201,11 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[3], "notrigger")) {
 		with_trigger = false;
+	} else if (argc == 4 && !strcmp(argv[3], "incomplete")) {
+		/* ktrace:trigger's three metadata records are missing. */
+		meta_max = META_RECORDS - 3;
 	} else if (argc != 3) {
-		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger]\n");
+		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger|incomplete]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

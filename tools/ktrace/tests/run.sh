@@ -40,7 +40,7 @@ check() {
 }
 
 echo "KTAP version 1"
-echo "1..35"
+echo "1..36"
 check "help on stdout, exit 0" 0 '^usage: ktrace' '' -- --help
 check "help command" 0 'status +show whether' '' -- help
 check "no command is a usage error" 2 '' '^usage: ktrace' --
@@ -135,6 +135,10 @@ fi
 "$mk" "$tmp/n.dat" "$tmp/n.exp" notrigger
 check "report -r without a trigger record: exit 1 with the file" 1 '' \
 	'n.dat: no trigger record' -- report -r "$tmp/n.dat"
+"$mk" "$tmp/i.dat" "$tmp/i.exp" incomplete
+check "stat warns of a metadata with fewer records than announced" 0 'cpu1 high' \
+	'offset [0-9]+: warning: metadata incomplete: 18 of the 21 records announced' \
+	-- stat "$tmp/i.dat"
 check "report -r: a bad relative time is a usage error" 2 '' "bad time '--1': want \\[\\+-\\]" \
 	-- report -r --from --1 "$tmp/s.dat"
 check "stat lists the trigger records" 0 \
