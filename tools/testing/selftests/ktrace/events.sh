@@ -8,7 +8,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 21
+ktap_set_plan 25
 
 E=$KT/events
 TMP=$(mktemp -d)
@@ -71,4 +71,32 @@ check "one event record per registered event" \
 check "the metadata is counted on the low channel" \
 	"$(awk '$2 == "low" { split($3, a, "="); n += a[2] } END { print n }' "$KT/stats")" \
 	"$(grep -c -v '^subbufs=' "$TMP/meta")"
+records=$(grep -c -v -e '^subbufs=' -e '^trace ' "$TMP/meta")
+check "the trace record announces the records after it" \
+	"$(sed -n 's/^trace .* nr_records=\([0-9]*\)$/\1/p' "$TMP/meta")" "$records"
+# stats counts the trace record too; incomplete: the starts since boot
+# whose metadata did not fit.
+incomplete() { sed -n 's/^metadata .* incomplete=\([0-9]*\)$/\1/p' "$KT/stats"; }
+inc=$(incomplete)
+check "stats: the metadata of the start, complete" "$(grep '^metadata ' "$KT/stats")" \
+	"metadata records=$((records + 1)) failed=0 incomplete=$inc"
+
+# Starts that do not read the low channel fill it (drop mode): a metadata
+# that does not fit is counted, and warned about.
+line=$(dmesg | wc -l)
+i=0
+while [ $i -lt 60 ] && [ "$(incomplete)" = "$inc" ]; do
+	echo 1 >"$KT/enable"
+	echo 0 >"$KT/enable"
+	i=$((i + 1))
+done
+check "stats: a start whose metadata did not fit" \
+	"$(sed -n 's/^metadata records=\([0-9]*\) failed=[1-9][0-9]* incomplete=.*/\1/p' \
+		"$KT/stats") $(incomplete)" "$((records + 1)) $((inc + 1))"
+check "and the kernel log says so" \
+	"$(dmesg | tail -n +$((line + 1)) |
+		grep -c 'ktrace: metadata incomplete: [0-9]* of [0-9]* records not written')" 1
+# A mode change frees the buffers.
+echo drop >"$KT/mode"
+echo hybrid >"$KT/mode"
 ktap_finished

@@ -73,8 +73,9 @@ static int meta(const unsigned char *p, unsigned int type, unsigned int len)
 	memcpy(&m, p, size[type]);
 	switch (type) {
 	case KTRACE_META_TRACE:
-		printf("trace release=%.65s machine=%.65s nr_cpus=%u byte_order=%u\n",
-		       m.t.release, m.t.machine, m.t.nr_cpus, m.t.byte_order);
+		printf("trace release=%.65s machine=%.65s nr_cpus=%u byte_order=%u nr_records=%u\n",
+		       m.t.release, m.t.machine, m.t.nr_cpus, m.t.byte_order,
+		       m.t.nr_records);
 		break;
 	case KTRACE_META_CLOCK:
 		printf("clock name=%.16s freq_hz=%llu shift=%u\n", m.c.name,
