@@ -39,7 +39,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "probes.h"
+#include "records.h"
 
 /* Maps read per hold of a mm's mmap_lock. */
 #define KT_MAPS_PER_LOCK	64
@@ -55,116 +55,18 @@ static struct ktrace_event var = {					\
 	.nr_fields = ARRAY_SIZE(flds##_fields),				\
 }
 
-static const struct ktrace_field kt_task_fields[] = {
-	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("tgid", 4, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("ppid", 8, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("state", 12, 1, kt_state),
-	KT_FIELD("kthread", 13, 1, KTRACE_DISPLAY_DEC),
-	KT_FIELD("comm", 16, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_sd_task {
-	u32 pid;
-	u32 tgid;
-	u32 ppid;
-	u8 state;
-	u8 kthread;
-	u16 pad;
-	char comm[TASK_COMM_LEN];
-};
-
-static const struct ktrace_field kt_fd_fields[] = {
-	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("fd", 4, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("path", 8, 0, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_sd_fd {
-	u32 pid;
-	u32 fd;
-};
-
-static const struct ktrace_field kt_map_fields[] = {
-	KT_FIELD("pid", 24, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("start", 0, 8, KTRACE_DISPLAY_HEX),
-	KT_FIELD("end", 8, 8, KTRACE_DISPLAY_HEX),
-	KT_FIELD("flags", 28, 4, KTRACE_DISPLAY_HEX),
-	KT_FIELD("pgoff", 16, 8, KTRACE_DISPLAY_HEX),
-	KT_FIELD("path", 32, 0, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_sd_map {
-	u64 start;
-	u64 end;
-	u64 pgoff;
-	u32 pid;
-	u32 flags;	/* the low 32 bits of vm_flags: VM_READ, ... */
-};
-
-static const struct ktrace_field kt_irq_fields[] = {
-	KT_FIELD("irq", 0, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("handler", 8, 8, KTRACE_DISPLAY_SYMBOL),
-	KT_FIELD("name", 16, 0, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_sd_irq {
-	u32 irq;
-	u32 pad;
-	u64 handler;
-};
-
-static const struct ktrace_field kt_dev_fields[] = {
-	KT_FIELD("dev", 0, 4, KTRACE_DISPLAY_DEV),
-	KT_FIELD("name", 4, 0, KTRACE_DISPLAY_STRING),
-};
-
-static const struct ktrace_field kt_netdev_fields[] = {
-	KT_FIELD("ifindex", 0, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("name", 4, 0, KTRACE_DISPLAY_STRING),
-};
-
-static const struct ktrace_field kt_module_fields[] = {
-	KT_FIELD("base", 0, 8, KTRACE_DISPLAY_HEX),
-	KT_FIELD("size", 8, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("name", 12, 0, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_sd_module {
-	u64 base;
-	u32 size;
-};
-
 static const struct ktrace_field kt_cpu_fields[] = {
 	KT_FIELD("cpu", 0, 32, KTRACE_DISPLAY_DEC),
 };
 
-static const struct ktrace_field kt_end_fields[] = {
-	KT_FIELD("duration_ns", 0, 8, KTRACE_DISPLAY_DEC),
-	KT_FIELD("longest_hold_ns", 8, 8, KTRACE_DISPLAY_DEC),
-	KT_FIELD("tasks", 16, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("fds", 20, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("maps", 24, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("cpus", 28, 4, KTRACE_DISPLAY_DEC),
-};
-
-struct kt_sd_end {
-	u64 duration_ns;
-	u64 longest_hold_ns;
-	u32 tasks;
-	u32 fds;
-	u32 maps;
-	u32 cpus;
-};
-
-KT_SD_EVENT(kt_sd_ev_task, "task", kt_task);
-KT_SD_EVENT(kt_sd_ev_fd, "fd", kt_fd);
-KT_SD_EVENT(kt_sd_ev_map, "map", kt_map);
-KT_SD_EVENT(kt_sd_ev_irq, "irq", kt_irq);
-KT_SD_EVENT(kt_sd_ev_blockdev, "blockdev", kt_dev);
-KT_SD_EVENT(kt_sd_ev_netdev, "netdev", kt_netdev);
-KT_SD_EVENT(kt_sd_ev_module, "module", kt_module);
-KT_SD_EVENT(kt_sd_ev_end, "end", kt_end);
+KT_SD_EVENT(kt_sd_ev_task, "task", kt_sd_task);
+KT_SD_EVENT(kt_sd_ev_fd, "fd", kt_sd_fd);
+KT_SD_EVENT(kt_sd_ev_map, "map", kt_sd_map);
+KT_SD_EVENT(kt_sd_ev_irq, "irq", kt_sd_irq);
+KT_SD_EVENT(kt_sd_ev_blockdev, "blockdev", kt_sd_blockdev);
+KT_SD_EVENT(kt_sd_ev_netdev, "netdev", kt_sd_netdev);
+KT_SD_EVENT(kt_sd_ev_module, "module", kt_sd_module);
+KT_SD_EVENT(kt_sd_ev_end, "end", kt_sd_end);
 
 static struct ktrace_event kt_sd_ev_cpu = {
 	.group = "statedump",
@@ -212,16 +114,11 @@ static void kt_write_path(struct kt_sd *sd, const struct ktrace_event *ev,
 /* Under RCU: one thread. */
 static void kt_dump_task(struct kt_sd *sd, struct task_struct *t)
 {
-	struct kt_sd_task e = {
-		.pid = t->pid,
-		.tgid = t->tgid,
-		.ppid = task_tgid_nr(rcu_dereference(t->real_parent)),
-		.state = task_state_index(t),
-		.kthread = !!(t->flags & PF_KTHREAD),
-	};
+	struct kt_sd_task e;
 
-	memcpy(e.comm, t->comm, TASK_COMM_LEN);
-	e.comm[TASK_COMM_LEN - 1] = '\0';
+	kt_sd_task_fill(&e, t->pid, t->tgid,
+			task_tgid_nr(rcu_dereference(t->real_parent)),
+			task_state_index(t), t->flags & PF_KTHREAD, t->comm);
 	ktrace_event_write(&kt_sd_ev_task, &e, sizeof(e));
 	sd->tasks++;
 }
@@ -229,7 +126,7 @@ static void kt_dump_task(struct kt_sd *sd, struct task_struct *t)
 /* The open files of a thread group, each with a reference while named. */
 static void kt_dump_fds(struct kt_sd *sd, struct task_struct *p)
 {
-	struct kt_sd_fd e = { .pid = p->tgid };
+	struct kt_sd_fd e;
 	struct file *f;
 	unsigned int fd;
 
@@ -239,7 +136,7 @@ static void kt_dump_fds(struct kt_sd *sd, struct task_struct *p)
 		rcu_read_unlock();
 		if (!f)
 			break;
-		e.fd = fd;
+		kt_sd_fd_fill(&e, p->tgid, fd);
 		kt_write_path(sd, &kt_sd_ev_fd, &e, sizeof(e), &f->f_path);
 		fput(f);
 		sd->fds++;
@@ -274,7 +171,7 @@ static const char *kt_map_name(struct vm_area_struct *vma)
 static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 {
 	struct mm_struct *mm = get_task_mm(p);
-	struct kt_sd_map e = { .pid = p->tgid };
+	struct kt_sd_map e;
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 
@@ -290,10 +187,9 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 		t0 = local_clock();
 		vma_iter_init(&vmi, mm, addr);
 		for_each_vma(vmi, vma) {
-			e.start = vma->vm_start;
-			e.end = vma->vm_end;
-			e.pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
-			e.flags = (u32)vma->vm_flags;
+			kt_sd_map_fill(&e, p->tgid, vma->vm_start, vma->vm_end,
+				       (u64)vma->vm_pgoff << PAGE_SHIFT,
+				       (u32)vma->vm_flags);
 			if (vma->vm_file)
 				kt_write_path(sd, &kt_sd_ev_map, &e, sizeof(e),
 					      file_user_path(vma->vm_file));
@@ -354,7 +250,7 @@ static void kt_dump_tasks(struct kt_sd *sd)
 /* Every action of every IRQ, under its descriptor's lock. */
 static void kt_dump_irqs(struct kt_sd *sd)
 {
-	struct kt_sd_irq e = {};
+	struct kt_sd_irq e;
 	struct irqaction *action;
 	struct irq_desc *desc;
 	unsigned long flags;
@@ -368,8 +264,7 @@ static void kt_dump_irqs(struct kt_sd *sd)
 			raw_spin_lock_irqsave(&desc->lock, flags);
 			t0 = local_clock();
 			for (action = desc->action; action; action = action->next) {
-				e.irq = irq;
-				e.handler = (unsigned long)action->handler;
+				kt_sd_irq_fill(&e, irq, action->handler);
 				kt_write_str(&kt_sd_ev_irq, &e, sizeof(e),
 					     action->name ? action->name : "");
 			}
@@ -384,9 +279,9 @@ static void kt_dump_irqs(struct kt_sd *sd)
 /* Disks and partitions: dev_t to name, as /sys/class/block. */
 static int kt_dump_bdev(struct device *dev, void *data)
 {
-	u32 devt = dev->devt;
+	struct kt_sd_blockdev e = { .dev = dev->devt };
 
-	kt_write_str(&kt_sd_ev_blockdev, &devt, sizeof(devt), dev_name(dev));
+	kt_write_str(&kt_sd_ev_blockdev, &e, sizeof(e), dev_name(dev));
 	return 0;
 }
 #endif
@@ -396,12 +291,12 @@ static int kt_dump_bdev(struct device *dev, void *data)
 static void kt_dump_netdevs(struct kt_sd *sd)
 {
 	struct net_device *dev;
-	u32 ifindex;
+	struct kt_sd_netdev e;
 
 	rcu_read_lock();
 	for_each_netdev_rcu(&init_net, dev) {
-		ifindex = dev->ifindex;
-		kt_write_str(&kt_sd_ev_netdev, &ifindex, sizeof(ifindex), dev->name);
+		e.ifindex = dev->ifindex;
+		kt_write_str(&kt_sd_ev_netdev, &e, sizeof(e), dev->name);
 	}
 	rcu_read_unlock();
 }
@@ -464,8 +359,7 @@ static void kt_dump_modules(struct kt_sd *sd)
 
 	mutex_lock(&kt_modules_lock);
 	list_for_each_entry(m, &kt_modules, list) {
-		e.base = m->base;
-		e.size = m->size;
+		kt_sd_module_fill(&e, m->base, m->size);
 		kt_write_str(&kt_sd_ev_module, &e, sizeof(e), m->name);
 	}
 	mutex_unlock(&kt_modules_lock);
@@ -482,7 +376,8 @@ static int kt_statedump(struct notifier_block *nb, unsigned long action,
 			void *data)
 {
 	struct kt_sd sd = {};
-	struct kt_sd_end end = {};
+	struct kt_sd_end end;
+	u32 cpus = 0;
 	u64 start = local_clock();
 
 	sd.buf = kmalloc(PATH_MAX, GFP_KERNEL);
@@ -505,14 +400,11 @@ static int kt_statedump(struct notifier_block *nb, unsigned long action,
 		kt_dump_modules(&sd);
 #endif
 	if (kt_on(&kt_sd_ev_cpu) && !schedule_on_each_cpu(kt_sd_cpu))
-		end.cpus = num_online_cpus();
+		cpus = num_online_cpus();
 	kfree(sd.buf);
 	if (kt_on(&kt_sd_ev_end)) {
-		end.duration_ns = local_clock() - start;
-		end.longest_hold_ns = sd.longest_hold;
-		end.tasks = sd.tasks;
-		end.fds = sd.fds;
-		end.maps = sd.maps;
+		kt_sd_end_fill(&end, local_clock() - start, sd.longest_hold,
+			       sd.tasks, sd.fds, sd.maps, cpus);
 		ktrace_event_write(&kt_sd_ev_end, &end, sizeof(end));
 	}
 	return NOTIFY_DONE;

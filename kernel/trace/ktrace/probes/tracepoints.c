@@ -15,9 +15,9 @@
  * number.  sched:switch carries only the next task: the previous one is
  * the next task of the previous switch on that CPU, or the pid in the
  * subbuffer header.  Fields that do not fit (a sector, a reclaim pass, an
- * OOM victim) make expanded events; their layouts are the structs below,
- * described field by field in the metadata.  Truncations are documented in
- * Documentation/trace/ktrace.rst.
+ * OOM victim) make expanded events; their layouts are the structs of
+ * records.h, described field by field in the metadata.  Truncations are
+ * documented in Documentation/trace/ktrace.rst.
  */
 #define pr_fmt(fmt) "ktrace: " fmt
 
@@ -49,7 +49,7 @@
 #include <trace/events/timer.h>
 #include <trace/events/vmscan.h>
 
-#include "probes.h"
+#include "records.h"
 
 /* Compact payloads: a pid in the low bits, something small above it. */
 #define KT_PID_MASK		(BIT(KTRACE_PID_BITS) - 1)
@@ -191,43 +191,6 @@ static void kt_probe_sched_process_hang(void *data, struct task_struct *p)
  * hybrid mode never overwrites, so that a decoder can name every pid of a
  * long flight-recorder run, with the statedump of its start.
  */
-static const struct ktrace_field kt_fork_fields[] = {
-	KT_FIELD("parent_pid", 0, 4, KTRACE_DISPLAY_PID),
-	KT_FIELD("child_pid", 4, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("child_tgid", 8, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("comm", 12, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_fork {
-	u32 parent_pid;
-	u32 child_pid;
-	u32 child_tgid;
-	char comm[TASK_COMM_LEN];
-};
-
-static const struct ktrace_field kt_exec_fields[] = {
-	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_PID),
-	KT_FIELD("old_pid", 4, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("comm", 8, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
-	KT_FIELD("filename", 8 + TASK_COMM_LEN, 0, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_exec {
-	u32 pid;
-	u32 old_pid;
-	char comm[TASK_COMM_LEN];
-};
-
-static const struct ktrace_field kt_comm_fields[] = {
-	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("comm", 4, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
-};
-
-struct kt_comm {
-	u32 pid;
-	char comm[TASK_COMM_LEN];
-};
-
 static struct ktrace_event kt_ev_fork = {
 	.group = "sched", .name = "fork", .channel = KTRACE_CHANNEL_MEDIUM,
 	.kind = KTRACE_EVENT_EXPANDED, .fields = kt_fork_fields,
@@ -248,23 +211,19 @@ KT_EVENT(kt_ev_comm, "sched", "comm", KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPAND
 static void kt_probe_sched_process_fork(void *data, struct task_struct *parent,
 					struct task_struct *child)
 {
-	struct kt_fork e = {
-		.parent_pid = parent->pid,
-		.child_pid = child->pid,
-		.child_tgid = child->tgid,
-	};
+	struct kt_fork e;
 
-	memcpy(e.comm, child->comm, TASK_COMM_LEN);
+	kt_fork_fill(&e, parent->pid, child->pid, child->tgid, child->comm);
 	ktrace_event_write(&kt_ev_fork, &e, sizeof(e));
 }
 
 static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t old_pid,
 					struct linux_binprm *bprm)
 {
-	struct kt_exec e = { .pid = p->pid, .old_pid = old_pid };
 	const char *name = bprm->filename;
+	struct kt_exec e;
 
-	memcpy(e.comm, p->comm, TASK_COMM_LEN);
+	kt_exec_fill(&e, p->pid, old_pid, p->comm);
 	ktrace_event_write2(&kt_ev_exec, &e, sizeof(e), name,
 			    strnlen(name, PATH_MAX));
 }
@@ -272,9 +231,9 @@ static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t
 static void kt_probe_task_rename(void *data, struct task_struct *task,
 				 const char *comm)
 {
-	struct kt_comm e = { .pid = task->pid };
+	struct kt_comm e;
 
-	strscpy_pad(e.comm, comm);
+	kt_comm_fill(&e, task->pid, comm);
 	ktrace_event_write(&kt_ev_comm, &e, sizeof(e));
 }
 
@@ -367,22 +326,6 @@ static void kt_probe_softirq_raise(void *data, unsigned int vec)
  * whole jiffies of the wheel; an hrtimer by the nanoseconds between its
  * expiry and the hrtimer interrupt's clock.  Lateness saturates at +-2 s.
  */
-static const struct ktrace_enum_value kt_timerkind_values[] = {
-	{ 0, "timer" }, { 1, "hrtimer" },
-};
-
-static const struct ktrace_field kt_timer_fields[] = {
-	KT_FIELD("function", 0, 8, KTRACE_DISPLAY_SYMBOL),
-	KT_FIELD_S("late_ns", 8, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("kind", 12, 4, kt_timerkind),
-};
-
-struct kt_timer {
-	u64 function;
-	s32 late_ns;
-	u32 kind;
-};
-
 static int ktrace_enable_timer(struct ktrace_event *ev, bool on)
 {
 	int ret;
@@ -405,12 +348,9 @@ KT_EVENT(kt_ev_timer, "irq", "timer_expire", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_E
 
 static void kt_timer_write(void *fn, s64 late, u32 kind)
 {
-	struct kt_timer e = {
-		.function = (unsigned long)fn,
-		.late_ns = clamp_t(s64, late, S32_MIN, S32_MAX),
-		.kind = kind,
-	};
+	struct kt_timer e;
 
+	kt_timer_fill(&e, fn, late, kind);
 	ktrace_event_write(&kt_ev_timer, &e, sizeof(e));
 }
 
@@ -445,16 +385,6 @@ MODULE_PARM_DESC(irqsoff_min_ns, "shortest interrupts-off period irq:irqsoff rec
 
 static DEFINE_PER_CPU(u64, kt_irqsoff_start);
 static DEFINE_PER_CPU(unsigned long, kt_irqsoff_caller);
-
-static const struct ktrace_field kt_irqsoff_fields[] = {
-	KT_FIELD("caller", 0, 8, KTRACE_DISPLAY_SYMBOL),
-	KT_FIELD("duration_ns", 8, 4, KTRACE_DISPLAY_DEC),
-};
-
-struct kt_irqsoff {
-	u64 caller;
-	u32 duration_ns;
-};
 
 static void kt_probe_irq_disable(void *data, unsigned long ip,
 				 unsigned long parent_ip);
@@ -502,8 +432,7 @@ static void kt_probe_irq_enable(void *data, unsigned long ip,
 	d = local_clock() - start;
 	if (d < READ_ONCE(irqsoff_min_ns))
 		return;
-	e.caller = __this_cpu_read(kt_irqsoff_caller);
-	e.duration_ns = min_t(u64, d, U32_MAX);
+	kt_irqsoff_fill(&e, __this_cpu_read(kt_irqsoff_caller), d);
 	ktrace_event_write(&kt_ev_irqsoff, &e, sizeof(e));
 }
 #endif
@@ -564,33 +493,6 @@ static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
  * One expanded event per request step, 28 bytes: a sector does not fit in
  * two compact payloads beside a device and a size.
  */
-static const struct ktrace_enum_value kt_reqop_values[] = {
-	{ REQ_OP_READ, "read" }, { REQ_OP_WRITE, "write" },
-	{ REQ_OP_FLUSH, "flush" }, { REQ_OP_DISCARD, "discard" },
-	{ REQ_OP_SECURE_ERASE, "secure_erase" },
-	{ REQ_OP_ZONE_APPEND, "zone_append" },
-	{ REQ_OP_WRITE_ZEROES, "write_zeroes" },
-	{ REQ_OP_DRV_IN, "drv_in" }, { REQ_OP_DRV_OUT, "drv_out" },
-};
-
-static const struct ktrace_field kt_block_fields[] = {
-	KT_FIELD("dev", 8, 4, KTRACE_DISPLAY_DEV),
-	KT_FIELD("sector", 0, 8, KTRACE_DISPLAY_DEC),
-	KT_FIELD("bytes", 12, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("op", 18, 1, kt_reqop),
-	KT_FIELD("flags", 16, 2, KTRACE_DISPLAY_HEX),
-	KT_FIELD("status", 19, 1, KTRACE_DISPLAY_DEC),
-};
-
-struct kt_block {
-	u64 sector;
-	u32 dev;
-	u32 bytes;
-	u16 flags;	/* cmd_flags above the op: REQ_SYNC, REQ_META, ... */
-	u8 op;
-	u8 status;	/* blk_status_t of a completion */
-};
-
 static void kt_probe_block_rq_insert(void *data, struct request *rq);
 static void kt_probe_block_rq_issue(void *data, struct request *rq);
 static void kt_probe_block_rq_requeue(void *data, struct request *rq);
@@ -618,15 +520,11 @@ KT_EVENT(kt_ev_bio_queue, "block", "bio_queue", KTRACE_CHANNEL_HIGH,
 static void kt_rq_write(struct ktrace_event *ev, struct request *rq,
 			unsigned int bytes, blk_status_t status)
 {
-	struct kt_block e = {
-		.sector = blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq),
-		.dev = rq->q->disk ? disk_devt(rq->q->disk) : 0,
-		.bytes = bytes,
-		.flags = (rq->cmd_flags & ~REQ_OP_MASK) >> REQ_OP_BITS,
-		.op = req_op(rq),
-		.status = (__force u8)status,
-	};
+	struct kt_block e;
 
+	kt_block_fill(&e, blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq),
+		      rq->q->disk ? disk_devt(rq->q->disk) : 0, bytes,
+		      rq->cmd_flags, (__force u8)status);
 	ktrace_event_write(ev, &e, sizeof(e));
 }
 
@@ -653,14 +551,10 @@ static void kt_probe_block_rq_complete(void *data, struct request *rq,
 
 static void kt_probe_block_bio_queue(void *data, struct bio *bio)
 {
-	struct kt_block e = {
-		.sector = bio->bi_iter.bi_sector,
-		.dev = bio_dev(bio),
-		.bytes = bio->bi_iter.bi_size,
-		.flags = (bio->bi_opf & ~REQ_OP_MASK) >> REQ_OP_BITS,
-		.op = bio_op(bio),
-	};
+	struct kt_block e;
 
+	kt_block_fill(&e, bio->bi_iter.bi_sector, bio_dev(bio),
+		      bio->bi_iter.bi_size, bio->bi_opf, 0);
 	ktrace_event_write(&kt_ev_bio_queue, &e, sizeof(e));
 }
 #endif /* CONFIG_BLOCK */
@@ -694,75 +588,11 @@ static const struct ktrace_field kt_kswapd_sleep_fields[] = {
  * unit of the paper's OOM investigation: at which priority, how many
  * pages were scanned and reclaimed, and why the others were kept.
  * Counts saturate at 65535.
- */
-static const struct ktrace_enum_value kt_lru_values[] = {
-	{ 0, "anon" }, { 1, "file" },
-};
-
-static const struct ktrace_field kt_shrink_fields[] = {
-	KT_FIELD("nid", 0, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("priority", 2, 1, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM("lru", 3, 1, kt_lru),
-	KT_FIELD("scanned", 4, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("reclaimed", 6, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("dirty", 8, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("writeback", 10, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("congested", 12, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("immediate", 14, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("activated", 16, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("referenced", 18, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("unmap_fail", 20, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("locked", 22, 2, KTRACE_DISPLAY_DEC),
-	KT_FIELD("lazyfree_fail", 24, 2, KTRACE_DISPLAY_DEC),
-};
-
-struct kt_shrink {
-	u16 nid;
-	u8 priority;
-	u8 file;
-	u16 scanned;
-	u16 reclaimed;
-	u16 dirty;
-	u16 writeback;
-	u16 congested;
-	u16 immediate;
-	u16 activated;	/* anon and file pages moved to the active list */
-	u16 referenced;	/* referenced, kept on the inactive list */
-	u16 unmap_fail;
-	u16 locked;	/* locked by someone else: skipped */
-	u16 lazyfree_fail;
-};
-
-/*
+ *
  * vm:oom_kill: the OOM killer's victim, sizes in KiB as ftrace's
  * oom:mark_victim; the comm so that the victim is named even when its
  * fork predates the trace.
  */
-static const struct ktrace_field kt_oom_fields[] = {
-	KT_FIELD("pid", 0, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("comm", 4, TASK_COMM_LEN, KTRACE_DISPLAY_STRING),
-	KT_FIELD("total_vm_kb", 20, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("anon_rss_kb", 24, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("file_rss_kb", 28, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("shmem_rss_kb", 32, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("pgtables_kb", 36, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD("uid", 40, 4, KTRACE_DISPLAY_DEC),
-	KT_FIELD_S("oom_score_adj", 44, 2, KTRACE_DISPLAY_DEC),
-};
-
-struct kt_oom {
-	u32 pid;
-	char comm[TASK_COMM_LEN];
-	u32 total_vm_kb;
-	u32 anon_rss_kb;
-	u32 file_rss_kb;
-	u32 shmem_rss_kb;
-	u32 pgtables_kb;
-	u32 uid;
-	s16 oom_score_adj;
-	u16 pad;
-};
-
 static void kt_probe_mm_vmscan_direct_reclaim_begin(void *data, int order, gfp_t gfp_flags);
 static void kt_probe_mm_vmscan_direct_reclaim_end(void *data, unsigned long nr_reclaimed);
 static void kt_probe_mm_vmscan_kswapd_wake(void *data, int nid, int zid, int order);
@@ -820,59 +650,33 @@ static void kt_probe_mm_vmscan_kswapd_sleep(void *data, int nid)
 	ktrace_event_write_compact(&kt_ev_kswapd_sleep, nid & 1023);
 }
 
-static inline u16 kt_sat16(unsigned long v)
-{
-	return min_t(unsigned long, v, U16_MAX);
-}
-
 static void kt_probe_mm_vmscan_lru_shrink_inactive(void *data, int nid,
 						   unsigned long nr_scanned,
 						   unsigned long nr_reclaimed,
 						   struct reclaim_stat *stat,
 						   int priority, int file)
 {
-	struct kt_shrink e = {
-		.nid = nid,
-		.priority = priority,
-		.file = !!file,
-		.scanned = kt_sat16(nr_scanned),
-		.reclaimed = kt_sat16(nr_reclaimed),
-		.dirty = kt_sat16(stat->nr_dirty),
-		.writeback = kt_sat16(stat->nr_writeback),
-		.congested = kt_sat16(stat->nr_congested),
-		.immediate = kt_sat16(stat->nr_immediate),
-		.activated = kt_sat16(stat->nr_activate[0] + stat->nr_activate[1]),
-		.referenced = kt_sat16(stat->nr_ref_keep),
-		.unmap_fail = kt_sat16(stat->nr_unmap_fail),
-		.locked = kt_sat16(stat->nr_locked),
-		.lazyfree_fail = kt_sat16(stat->nr_lazyfree_fail),
-	};
+	struct kt_shrink e;
 
+	kt_shrink_fill(&e, nid, nr_scanned, nr_reclaimed, stat, priority, file);
 	ktrace_event_write(&kt_ev_shrink, &e, sizeof(e));
-}
-
-static inline u32 kt_kb(unsigned long pages)
-{
-	return min_t(unsigned long, pages << (PAGE_SHIFT - 10), U32_MAX);
 }
 
 static void kt_probe_mark_victim(void *data, struct task_struct *task, uid_t uid)
 {
 	struct mm_struct *mm = task->mm;
-	struct kt_oom e = {
-		.pid = task->pid,
-		.uid = uid,
-		.oom_score_adj = task->signal->oom_score_adj,
-	};
+	struct kt_oom_mem mem;
+	struct kt_oom e;
 
-	memcpy(e.comm, task->comm, TASK_COMM_LEN);
 	if (mm) {
-		e.total_vm_kb = kt_kb(mm->total_vm);
-		e.anon_rss_kb = kt_kb(get_mm_counter(mm, MM_ANONPAGES));
-		e.file_rss_kb = kt_kb(get_mm_counter(mm, MM_FILEPAGES));
-		e.shmem_rss_kb = kt_kb(get_mm_counter(mm, MM_SHMEMPAGES));
-		e.pgtables_kb = min_t(unsigned long, mm_pgtables_bytes(mm) >> 10, U32_MAX);
+		mem.total_vm = mm->total_vm;
+		mem.anon_rss = get_mm_counter(mm, MM_ANONPAGES);
+		mem.file_rss = get_mm_counter(mm, MM_FILEPAGES);
+		mem.shmem_rss = get_mm_counter(mm, MM_SHMEMPAGES);
+		mem.pgtables_bytes = mm_pgtables_bytes(mm);
 	}
+	kt_oom_fill(&e, task->pid, task->comm, uid, task->signal->oom_score_adj,
+		    mm ? &mem : NULL);
 	ktrace_event_write(&kt_ev_oom, &e, sizeof(e));
 }
 

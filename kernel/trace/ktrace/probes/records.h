@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The payloads of ktrace's expanded events: for each, the struct the probe
+ * or the statedump writes, the fill-in that sets it, and the field table
+ * the metadata describes it with; offsets and sizes come from offsetof()
+ * and sizeof_field().
+ */
+#ifndef _KTRACE_PROBES_RECORDS_H
+#define _KTRACE_PROBES_RECORDS_H
+
+#include <linux/blk_types.h>
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/vmstat.h>
+
+#include "probes.h"
+
+/* Field NAME: the member NAME of struct TYPE. */
+#define KT_FIELD_OF(type, nm, disp)					\
+	KT_FIELD(#nm, offsetof(type, nm), sizeof_field(type, nm), disp)
+#define KT_FIELD_S_OF(type, nm, disp)					\
+	KT_FIELD_S(#nm, offsetof(type, nm), sizeof_field(type, nm), disp)
+#define KT_FIELD_ENUM_OF(type, nm, tbl)					\
+	KT_FIELD_ENUM(#nm, offsetof(type, nm), sizeof_field(type, nm), tbl)
+/* A string after struct TYPE, to the end of the payload. */
+#define KT_FIELD_TAIL(type, nm)						\
+	KT_FIELD(nm, sizeof(type), 0, KTRACE_DISPLAY_STRING)
+
+/* ---- sched ---------------------------------------------------------- */
+
+struct kt_fork {
+	u32 parent_pid;
+	u32 child_pid;
+	u32 child_tgid;
+	char comm[TASK_COMM_LEN];
+};
+
+static_assert(sizeof(struct kt_fork) == 12 + TASK_COMM_LEN);
+
+static const struct ktrace_field kt_fork_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_fork, parent_pid, KTRACE_DISPLAY_PID),
+	KT_FIELD_OF(struct kt_fork, child_pid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_fork, child_tgid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_fork, comm, KTRACE_DISPLAY_STRING),
+};
+
+static inline void kt_fork_fill(struct kt_fork *e, u32 parent_pid, u32 child_pid,
+				u32 child_tgid, const char *comm)
+{
+	*e = (struct kt_fork) {
+		.parent_pid = parent_pid,
+		.child_pid = child_pid,
+		.child_tgid = child_tgid,
+	};
+	strscpy_pad(e->comm, comm);
+}
+
+/* Followed by the file name. */
+struct kt_exec {
+	u32 pid;
+	u32 old_pid;
+	char comm[TASK_COMM_LEN];
+};
+
+static_assert(sizeof(struct kt_exec) == 8 + TASK_COMM_LEN);
+
+static const struct ktrace_field kt_exec_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_exec, pid, KTRACE_DISPLAY_PID),
+	KT_FIELD_OF(struct kt_exec, old_pid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_exec, comm, KTRACE_DISPLAY_STRING),
+	KT_FIELD_TAIL(struct kt_exec, "filename"),
+};
+
+static inline void kt_exec_fill(struct kt_exec *e, u32 pid, u32 old_pid,
+				const char *comm)
+{
+	*e = (struct kt_exec) { .pid = pid, .old_pid = old_pid };
+	strscpy_pad(e->comm, comm);
+}
+
+struct kt_comm {
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+};
+
+static_assert(sizeof(struct kt_comm) == 4 + TASK_COMM_LEN);
+
+static const struct ktrace_field kt_comm_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_comm, pid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_comm, comm, KTRACE_DISPLAY_STRING),
+};
+
+static inline void kt_comm_fill(struct kt_comm *e, u32 pid, const char *comm)
+{
+	*e = (struct kt_comm) { .pid = pid };
+	strscpy_pad(e->comm, comm);
+}
+
+/* ---- irq ------------------------------------------------------------ */
+
+static const struct ktrace_enum_value kt_timerkind_values[] __maybe_unused = {
+	{ 0, "timer" }, { 1, "hrtimer" },
+};
+
+struct kt_timer {
+	u64 function;
+	s32 late_ns;
+	u32 kind;
+};
+
+static_assert(sizeof(struct kt_timer) == 16);
+
+static const struct ktrace_field kt_timer_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_timer, function, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD_S_OF(struct kt_timer, late_ns, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM_OF(struct kt_timer, kind, kt_timerkind),
+};
+
+/* Lateness saturates at +-2 s. */
+static inline void kt_timer_fill(struct kt_timer *e, const void *fn, s64 late,
+				 u32 kind)
+{
+	*e = (struct kt_timer) {
+		.function = (unsigned long)fn,
+		.late_ns = clamp_t(s64, late, S32_MIN, S32_MAX),
+		.kind = kind,
+	};
+}
+
+struct kt_irqsoff {
+	u64 caller;
+	u32 duration_ns;
+};
+
+static const struct ktrace_field kt_irqsoff_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_irqsoff, caller, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD_OF(struct kt_irqsoff, duration_ns, KTRACE_DISPLAY_DEC),
+};
+
+/* The duration saturates at 4 s. */
+static inline void kt_irqsoff_fill(struct kt_irqsoff *e, unsigned long caller,
+				   u64 duration_ns)
+{
+	e->caller = caller;
+	e->duration_ns = min_t(u64, duration_ns, U32_MAX);
+}
+
+/* ---- block ---------------------------------------------------------- */
+
+/* A REQ_OP_* value: a blk_opf_t, of which the op is the low REQ_OP_BITS. */
+#define KT_REQOP(op, nm)	{ (__force u32)(op), nm }
+
+static const struct ktrace_enum_value kt_reqop_values[] __maybe_unused = {
+	KT_REQOP(REQ_OP_READ, "read"), KT_REQOP(REQ_OP_WRITE, "write"),
+	KT_REQOP(REQ_OP_FLUSH, "flush"), KT_REQOP(REQ_OP_DISCARD, "discard"),
+	KT_REQOP(REQ_OP_SECURE_ERASE, "secure_erase"),
+	KT_REQOP(REQ_OP_ZONE_APPEND, "zone_append"),
+	KT_REQOP(REQ_OP_WRITE_ZEROES, "write_zeroes"),
+	KT_REQOP(REQ_OP_DRV_IN, "drv_in"), KT_REQOP(REQ_OP_DRV_OUT, "drv_out"),
+};
+
+struct kt_block {
+	u64 sector;
+	u32 dev;
+	u32 bytes;
+	u16 flags;	/* cmd_flags above the op: REQ_SYNC, REQ_META, ... */
+	u8 op;
+	u8 status;	/* blk_status_t of a completion */
+};
+
+static const struct ktrace_field kt_block_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_block, dev, KTRACE_DISPLAY_DEV),
+	KT_FIELD_OF(struct kt_block, sector, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_block, bytes, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM_OF(struct kt_block, op, kt_reqop),
+	KT_FIELD_OF(struct kt_block, flags, KTRACE_DISPLAY_HEX),
+	KT_FIELD_OF(struct kt_block, status, KTRACE_DISPLAY_DEC),
+};
+
+/* @opf: REQ_OP_* | REQ_* of a request or bio. */
+static inline void kt_block_fill(struct kt_block *e, u64 sector, u32 dev,
+				 u32 bytes, blk_opf_t opf, u8 status)
+{
+	*e = (struct kt_block) {
+		.sector = sector,
+		.dev = dev,
+		.bytes = bytes,
+		.flags = (__force u32)(opf & ~REQ_OP_MASK) >> REQ_OP_BITS,
+		.op = (__force u32)(opf & REQ_OP_MASK),
+		.status = status,
+	};
+}
+
+/* ---- vm ------------------------------------------------------------- */
+
+static const struct ktrace_enum_value kt_lru_values[] __maybe_unused = {
+	{ 0, "anon" }, { 1, "file" },
+};
+
+/* Counts saturate at 65535. */
+struct kt_shrink {
+	u16 nid;
+	u8 priority;
+	u8 lru;
+	u16 scanned;
+	u16 reclaimed;
+	u16 dirty;
+	u16 writeback;
+	u16 congested;
+	u16 immediate;
+	u16 activated;	/* anon and file pages moved to the active list */
+	u16 referenced;	/* referenced, kept on the inactive list */
+	u16 unmap_fail;
+	u16 locked;	/* locked by someone else: skipped */
+	u16 lazyfree_fail;
+};
+
+static_assert(sizeof(struct kt_shrink) == 26);
+
+static const struct ktrace_field kt_shrink_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_shrink, nid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, priority, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM_OF(struct kt_shrink, lru, kt_lru),
+	KT_FIELD_OF(struct kt_shrink, scanned, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, reclaimed, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, dirty, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, writeback, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, congested, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, immediate, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, activated, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, referenced, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, unmap_fail, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, locked, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_shrink, lazyfree_fail, KTRACE_DISPLAY_DEC),
+};
+
+static inline u16 kt_sat16(unsigned long v)
+{
+	return min_t(unsigned long, v, U16_MAX);
+}
+
+static inline void kt_shrink_fill(struct kt_shrink *e, int nid,
+				  unsigned long nr_scanned,
+				  unsigned long nr_reclaimed,
+				  const struct reclaim_stat *stat,
+				  int priority, int file)
+{
+	*e = (struct kt_shrink) {
+		.nid = nid,
+		.priority = priority,
+		.lru = !!file,
+		.scanned = kt_sat16(nr_scanned),
+		.reclaimed = kt_sat16(nr_reclaimed),
+		.dirty = kt_sat16(stat->nr_dirty),
+		.writeback = kt_sat16(stat->nr_writeback),
+		.congested = kt_sat16(stat->nr_congested),
+		.immediate = kt_sat16(stat->nr_immediate),
+		.activated = kt_sat16(stat->nr_activate[0] + stat->nr_activate[1]),
+		.referenced = kt_sat16(stat->nr_ref_keep),
+		.unmap_fail = kt_sat16(stat->nr_unmap_fail),
+		.locked = kt_sat16(stat->nr_locked),
+		.lazyfree_fail = kt_sat16(stat->nr_lazyfree_fail),
+	};
+}
+
+/* Sizes in KiB, as ftrace's oom:mark_victim. */
+struct kt_oom {
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+	u32 total_vm_kb;
+	u32 anon_rss_kb;
+	u32 file_rss_kb;
+	u32 shmem_rss_kb;
+	u32 pgtables_kb;
+	u32 uid;
+	s16 oom_score_adj;
+	u16 pad;
+};
+
+static_assert(sizeof(struct kt_oom) == 32 + TASK_COMM_LEN);
+
+static const struct ktrace_field kt_oom_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_oom, pid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_oom, comm, KTRACE_DISPLAY_STRING),
+	KT_FIELD_OF(struct kt_oom, total_vm_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_oom, anon_rss_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_oom, file_rss_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_oom, shmem_rss_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_oom, pgtables_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_oom, uid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_S_OF(struct kt_oom, oom_score_adj, KTRACE_DISPLAY_DEC),
+};
+
+static inline u32 kt_kb(unsigned long pages)
+{
+	return min_t(unsigned long, pages << (PAGE_SHIFT - 10), U32_MAX);
+}
+
+/**
+ * struct kt_oom_mem - what the OOM victim's mm holds
+ * @total_vm: pages mapped
+ * @anon_rss: anonymous pages resident
+ * @file_rss: file pages resident
+ * @shmem_rss: shmem pages resident
+ * @pgtables_bytes: bytes of page tables
+ */
+struct kt_oom_mem {
+	unsigned long total_vm;
+	unsigned long anon_rss;
+	unsigned long file_rss;
+	unsigned long shmem_rss;
+	unsigned long pgtables_bytes;
+};
+
+/* @mem: %NULL for a task without a mm. */
+static inline void kt_oom_fill(struct kt_oom *e, u32 pid, const char *comm,
+			       u32 uid, s16 oom_score_adj,
+			       const struct kt_oom_mem *mem)
+{
+	*e = (struct kt_oom) {
+		.pid = pid,
+		.uid = uid,
+		.oom_score_adj = oom_score_adj,
+	};
+	strscpy_pad(e->comm, comm);
+	if (mem) {
+		e->total_vm_kb = kt_kb(mem->total_vm);
+		e->anon_rss_kb = kt_kb(mem->anon_rss);
+		e->file_rss_kb = kt_kb(mem->file_rss);
+		e->shmem_rss_kb = kt_kb(mem->shmem_rss);
+		e->pgtables_kb = min_t(unsigned long, mem->pgtables_bytes >> 10,
+				       U32_MAX);
+	}
+}
+
+/* ---- statedump ------------------------------------------------------ */
+
+struct kt_sd_task {
+	u32 pid;
+	u32 tgid;
+	u32 ppid;
+	u8 state;
+	u8 kthread;
+	u16 pad;
+	char comm[TASK_COMM_LEN];
+};
+
+static_assert(sizeof(struct kt_sd_task) == 16 + TASK_COMM_LEN);
+
+static const struct ktrace_field kt_sd_task_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_task, pid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_task, tgid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_task, ppid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_ENUM_OF(struct kt_sd_task, state, kt_state),
+	KT_FIELD_OF(struct kt_sd_task, kthread, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_task, comm, KTRACE_DISPLAY_STRING),
+};
+
+static inline void kt_sd_task_fill(struct kt_sd_task *e, u32 pid, u32 tgid,
+				   u32 ppid, u8 state, bool kthread,
+				   const char *comm)
+{
+	*e = (struct kt_sd_task) {
+		.pid = pid,
+		.tgid = tgid,
+		.ppid = ppid,
+		.state = state,
+		.kthread = kthread,
+	};
+	strscpy_pad(e->comm, comm);
+}
+
+/* Followed by the path. */
+struct kt_sd_fd {
+	u32 pid;
+	u32 fd;
+};
+
+static_assert(sizeof(struct kt_sd_fd) == 8);
+
+static const struct ktrace_field kt_sd_fd_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_fd, pid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_fd, fd, KTRACE_DISPLAY_DEC),
+	KT_FIELD_TAIL(struct kt_sd_fd, "path"),
+};
+
+static inline void kt_sd_fd_fill(struct kt_sd_fd *e, u32 pid, u32 fd)
+{
+	*e = (struct kt_sd_fd) { .pid = pid, .fd = fd };
+}
+
+/* Followed by the path, or the name /proc/PID/maps shows. */
+struct kt_sd_map {
+	u64 start;
+	u64 end;
+	u64 pgoff;
+	u32 pid;
+	u32 flags;	/* the low 32 bits of vm_flags: VM_READ, ... */
+};
+
+static_assert(sizeof(struct kt_sd_map) == 32);
+
+static const struct ktrace_field kt_sd_map_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_map, pid, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_map, start, KTRACE_DISPLAY_HEX),
+	KT_FIELD_OF(struct kt_sd_map, end, KTRACE_DISPLAY_HEX),
+	KT_FIELD_OF(struct kt_sd_map, flags, KTRACE_DISPLAY_HEX),
+	KT_FIELD_OF(struct kt_sd_map, pgoff, KTRACE_DISPLAY_HEX),
+	KT_FIELD_TAIL(struct kt_sd_map, "path"),
+};
+
+/* @pgoff: in bytes. */
+static inline void kt_sd_map_fill(struct kt_sd_map *e, u32 pid, u64 start,
+				  u64 end, u64 pgoff, u32 flags)
+{
+	*e = (struct kt_sd_map) {
+		.start = start,
+		.end = end,
+		.pgoff = pgoff,
+		.pid = pid,
+		.flags = flags,
+	};
+}
+
+/* Followed by the action's name. */
+struct kt_sd_irq {
+	u32 irq;
+	u32 pad;
+	u64 handler;
+};
+
+static_assert(sizeof(struct kt_sd_irq) == 16);
+
+static const struct ktrace_field kt_sd_irq_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_irq, irq, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_irq, handler, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD_TAIL(struct kt_sd_irq, "name"),
+};
+
+static inline void kt_sd_irq_fill(struct kt_sd_irq *e, u32 irq, const void *handler)
+{
+	*e = (struct kt_sd_irq) { .irq = irq, .handler = (unsigned long)handler };
+}
+
+/* Followed by the disk's or partition's name. */
+struct kt_sd_blockdev {
+	u32 dev;
+};
+
+static_assert(sizeof(struct kt_sd_blockdev) == 4);
+
+static const struct ktrace_field kt_sd_blockdev_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_blockdev, dev, KTRACE_DISPLAY_DEV),
+	KT_FIELD_TAIL(struct kt_sd_blockdev, "name"),
+};
+
+/* Followed by the interface's name. */
+struct kt_sd_netdev {
+	u32 ifindex;
+};
+
+static_assert(sizeof(struct kt_sd_netdev) == 4);
+
+static const struct ktrace_field kt_sd_netdev_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_netdev, ifindex, KTRACE_DISPLAY_DEC),
+	KT_FIELD_TAIL(struct kt_sd_netdev, "name"),
+};
+
+/* Followed by the module's name. */
+struct kt_sd_module {
+	u64 base;
+	u32 size;
+};
+
+static const struct ktrace_field kt_sd_module_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_module, base, KTRACE_DISPLAY_HEX),
+	KT_FIELD_OF(struct kt_sd_module, size, KTRACE_DISPLAY_DEC),
+	KT_FIELD("name", 12, 0, KTRACE_DISPLAY_STRING),
+};
+
+static inline void kt_sd_module_fill(struct kt_sd_module *e, u64 base, u32 size)
+{
+	e->base = base;
+	e->size = size;
+}
+
+struct kt_sd_end {
+	u64 duration_ns;
+	u64 longest_hold_ns;
+	u32 tasks;
+	u32 fds;
+	u32 maps;
+	u32 cpus;
+};
+
+static_assert(sizeof(struct kt_sd_end) == 32);
+
+static const struct ktrace_field kt_sd_end_fields[] __maybe_unused = {
+	KT_FIELD_OF(struct kt_sd_end, duration_ns, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_end, longest_hold_ns, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_end, tasks, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_end, fds, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_end, maps, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_end, cpus, KTRACE_DISPLAY_DEC),
+};
+
+static inline void kt_sd_end_fill(struct kt_sd_end *e, u64 duration_ns,
+				  u64 longest_hold_ns, u32 tasks, u32 fds,
+				  u32 maps, u32 cpus)
+{
+	*e = (struct kt_sd_end) {
+		.duration_ns = duration_ns,
+		.longest_hold_ns = longest_hold_ns,
+		.tasks = tasks,
+		.fds = fds,
+		.maps = maps,
+		.cpus = cpus,
+	};
+}
+
+#endif /* _KTRACE_PROBES_RECORDS_H */
