@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The payloads of ktrace's expanded events: for each, the struct the probe
- * or the statedump writes, the fill-in that sets it, and the field table
- * the metadata describes it with; offsets and sizes come from offsetof()
- * and sizeof_field().
+ * or the statedump writes, the fill-in that sets every byte of it, and the
+ * field table the metadata describes it with.
+ *
+ * A decoder knows a payload only through its field table, and the record
+ * is copied to the trace byte for byte, so:
+ *  - no struct has implicit padding: it is __packed, or its padding is a
+ *    named member, and its size is asserted below;
+ *  - the fill-ins assign the whole struct, so that no byte of the stack is
+ *    copied into the trace;
+ *  - every offset and size comes from offsetof() and sizeof_field(), and a
+ *    string written after the struct (ktrace_event_write2()) starts at
+ *    sizeof() of it.
+ * tests/layout_kunit.c decodes what each fill-in writes through the
+ * metadata emitted for its field table.
  */
 #ifndef _KTRACE_PROBES_RECORDS_H
 #define _KTRACE_PROBES_RECORDS_H
@@ -133,10 +144,13 @@ static inline void kt_timer_fill(struct kt_timer *e, const void *fn, s64 late,
 	};
 }
 
+/* __packed: 12 bytes, not 16 with 4 of padding. */
 struct kt_irqsoff {
 	u64 caller;
 	u32 duration_ns;
-};
+} __packed;
+
+static_assert(sizeof(struct kt_irqsoff) == 12);
 
 static const struct ktrace_field kt_irqsoff_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_irqsoff, caller, KTRACE_DISPLAY_SYMBOL),
@@ -147,8 +161,10 @@ static const struct ktrace_field kt_irqsoff_fields[] __maybe_unused = {
 static inline void kt_irqsoff_fill(struct kt_irqsoff *e, unsigned long caller,
 				   u64 duration_ns)
 {
-	e->caller = caller;
-	e->duration_ns = min_t(u64, duration_ns, U32_MAX);
+	*e = (struct kt_irqsoff) {
+		.caller = caller,
+		.duration_ns = min_t(u64, duration_ns, U32_MAX),
+	};
 }
 
 /* ---- block ---------------------------------------------------------- */
@@ -165,6 +181,7 @@ static const struct ktrace_enum_value kt_reqop_values[] __maybe_unused = {
 	KT_REQOP(REQ_OP_DRV_IN, "drv_in"), KT_REQOP(REQ_OP_DRV_OUT, "drv_out"),
 };
 
+/* __packed: 20 bytes on every architecture, not 24 with 4 of padding. */
 struct kt_block {
 	u64 sector;
 	u32 dev;
@@ -172,7 +189,9 @@ struct kt_block {
 	u16 flags;	/* cmd_flags above the op: REQ_SYNC, REQ_META, ... */
 	u8 op;
 	u8 status;	/* blk_status_t of a completion */
-};
+} __packed;
+
+static_assert(sizeof(struct kt_block) == 20);
 
 static const struct ktrace_field kt_block_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_block, dev, KTRACE_DISPLAY_DEV),
@@ -472,22 +491,23 @@ static const struct ktrace_field kt_sd_netdev_fields[] __maybe_unused = {
 	KT_FIELD_TAIL(struct kt_sd_netdev, "name"),
 };
 
-/* Followed by the module's name. */
+/* Followed by the module's name; __packed: 12 bytes on every architecture. */
 struct kt_sd_module {
 	u64 base;
 	u32 size;
-};
+} __packed;
+
+static_assert(sizeof(struct kt_sd_module) == 12);
 
 static const struct ktrace_field kt_sd_module_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_sd_module, base, KTRACE_DISPLAY_HEX),
 	KT_FIELD_OF(struct kt_sd_module, size, KTRACE_DISPLAY_DEC),
-	KT_FIELD("name", 12, 0, KTRACE_DISPLAY_STRING),
+	KT_FIELD_TAIL(struct kt_sd_module, "name"),
 };
 
 static inline void kt_sd_module_fill(struct kt_sd_module *e, u64 base, u32 size)
 {
-	e->base = base;
-	e->size = size;
+	*e = (struct kt_sd_module) { .base = base, .size = size };
 }
 
 struct kt_sd_end {
