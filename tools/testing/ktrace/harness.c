@@ -418,7 +418,8 @@ static void *race_reader(void *arg)
 		bad = check_subbuf_gaps((void *)copy, len, &seen, true);
 		if (bad && race_bad++ < 10)
 			fprintf(stderr, "harness: torn or misdelivered subbuffer %llu: %s\n",
-				(unsigned long long)((struct ktrace_subbuf_header *)copy)->seq, bad);
+				(unsigned long long)
+				((struct ktrace_subbuf_header *)copy)->seq, bad);
 	}
 }
 
@@ -488,7 +489,8 @@ static int reader_race(int seconds)
 		fail("events != read + dropped + overwritten", st.events,
 		     seen.events + st.dropped + st.overwritten);
 	if (!st.overwritten || !race_read || !race_torn)
-		fail("the writer never overwrote a subbuffer being copied", st.overwritten, race_torn);
+		fail("the writer never overwrote a subbuffer being copied",
+		     st.overwritten, race_torn);
 	ktrace_buf_destroy(buf);
 	return 0;
 }

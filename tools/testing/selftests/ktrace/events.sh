@@ -17,8 +17,10 @@ mode_of() { ls -ld "$1" | cut -c1-10; }
 
 check "events/enable is 0600" "$(mode_of "$E/enable")" "-rw-------"
 check "format is 0400" "$(mode_of "$E/ktrace/mark/format")" "-r--------"
+fmt_head="name: mark|group: ktrace|channel: medium|kind: expanded|major: 1|minor: 0|"
+fmt_fields="field: pid offset=0 size=4 display=pid|field: text offset=4 size=0 display=string|"
 check "the mark format" "$(cat "$E/ktrace/mark/format" | tr '\n' '|')" \
-	"name: mark|group: ktrace|channel: medium|kind: expanded|major: 1|minor: 0|field: pid offset=0 size=4 display=pid|field: text offset=4 size=0 display=string|"
+	"$fmt_head$fmt_fields"
 check "mark enabled, test events not: the group 1, all X" \
 	"$(cat "$E/enable" "$E/ktrace/enable" "$E/ktrace/mark/enable" | tr '\n' ' ')" "X 1 1 "
 
@@ -60,12 +62,18 @@ re='s/^clock name=\([a-z]*\) freq_hz=\([0-9]*\) shift=\([0-9]*\)$/'
 clock=$(sed -n "$re\\1, \\2 Hz, shift \\3/p" "$TMP/meta")
 check "the clock record matches the boot log" "$clock" \
 	"$(dmesg | sed -n 's/.*ktrace: clock \(.*\) (.*/\1/p' | tail -n 1)"
+ch_high="channel name=high mode=overwrite subbuf_size=131072 n_subbufs=8|"
+ch_medium="channel name=medium mode=drop subbuf_size=131072 n_subbufs=4|"
+ch_low="channel name=low mode=drop subbuf_size=16384 n_subbufs=4|"
 check "three channels, hybrid, the high one at buffer_size_kb" \
 	"$(grep '^channel ' "$TMP/meta" | tr '\n' '|')" \
-	"channel name=high mode=overwrite subbuf_size=131072 n_subbufs=8|channel name=medium mode=drop subbuf_size=131072 n_subbufs=4|channel name=low mode=drop subbuf_size=16384 n_subbufs=4|"
+	"$ch_high$ch_medium$ch_low"
+ev_mark="event ktrace:mark channel=1 kind=expanded id=30 major=1 minor=0 fields=2 flags=1|"
+ev_pid="field pid offset=0 size=4 display=2|"
+ev_text="field text offset=4 size=0 display=4|"
 check "the mark event as its format file says" \
 	"$(grep -A2 '^event ktrace:mark ' "$TMP/meta" | tr '\n' '|')" \
-	"event ktrace:mark channel=1 kind=expanded id=30 major=1 minor=0 fields=2 flags=1|field pid offset=0 size=4 display=2|field text offset=4 size=0 display=4|"
+	"$ev_mark$ev_pid$ev_text"
 check "one event record per registered event" \
 	"$(grep -c '^event ' "$TMP/meta")" "$(ls -d "$E"/*/*/ | wc -l)"
 check "the metadata is counted on the low channel" \

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* ktrace harness: the atomic_long_t operations of the write path, fully ordered as in the kernel. */
+/* ktrace harness: the write path's atomic_long_t operations, ordered as in the kernel. */
 #ifndef _KTRACE_HARNESS_ATOMIC_H
 #define _KTRACE_HARNESS_ATOMIC_H
 
