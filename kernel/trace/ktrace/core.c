@@ -46,9 +46,10 @@ DEFINE_MUTEX(ktrace_mutex);
  */
 bool ktrace_tracing;
 /*
- * Under ktrace_mutex: started and not stopped yet.  A trace frozen by a
- * trigger is still running, its gate closed, until ktrace_stop_frozen()
- * stops it: the buffers must not be freed or resized in between.
+ * Written under ktrace_mutex, read locklessly by the statedump: started and
+ * not stopped yet.  A trace frozen by a trigger is still running, its gate
+ * closed, until ktrace_stop_frozen() stops it: the buffers must not be
+ * freed or resized in between.
  */
 static bool ktrace_running;
 /* Set by ktrace_freeze(), cleared at a start: keeps the gate closed. */
@@ -336,15 +337,18 @@ bool ktrace_is_enabled(void)
 }
 
 /*
- * Called after every start, with ktrace_mutex held and the writers running:
- * the statedump.  Its own rwsem orders registration against calls.
+ * Called after every start, once ktrace_mutex is released: the statedump.
+ * Its own rwsem orders registration against calls.
  */
 static BLOCKING_NOTIFIER_HEAD(ktrace_start_chain);
 
 /**
  * ktrace_register_start_notifier() - be called after every start
- * @nb: the callback, called with ktrace_mutex held, in process context,
- *	once tracing has started; it may sleep
+ * @nb: the callback, called in process context once tracing has started,
+ *	without ktrace_mutex, so that a stop, the stats or a trigger never
+ *	waits for it; it may sleep.  Its action argument is the generation
+ *	of the trace it starts: it stops early once ktrace_start_current()
+ *	says that trace is stopped, frozen or replaced.
  *
  * Return: 0.
  */
@@ -359,22 +363,25 @@ static void __ktrace_stop(void)
 	lockdep_assert_held(&ktrace_mutex);
 	ktrace_stop_writers();
 	ktrace_channels_flush();
-	ktrace_running = false;
+	WRITE_ONCE(ktrace_running, false);
 }
 
 /**
  * ktrace_set_enabled() - start or stop tracing
  * @on: true to start, false to stop
  *
- * Starting allocates the channels that are not allocated yet.  Stopping
- * waits for the writers still inside the write path, then makes
- * everything written readable.  Starting an enabled tracer or stopping a
- * stopped one changes nothing.
+ * Starting allocates the channels that are not allocated yet, and returns
+ * once the start notifiers (the statedump) are done, which they do without ktrace_mutex.  Stopping waits for the
+ * writers still inside the write path, then makes everything written
+ * readable; a statedump still running stops at its next step.  Starting
+ * an enabled tracer or stopping a stopped one changes nothing.
  *
  * Return: 0 on success, -ENOMEM if the buffers cannot be allocated.
  */
 int ktrace_set_enabled(bool on)
 {
+	bool started = false;
+	unsigned long gen = 0;
 	int ret = 0;
 
 	mutex_lock(&ktrace_mutex);
@@ -386,18 +393,38 @@ int ktrace_set_enabled(bool on)
 			ktrace_clock_check();
 			/* Every start begins with a timestamp record. */
 			ktrace_channels_clock_changed();
-			WRITE_ONCE(ktrace_generation, ktrace_generation + 1);
+			gen = ktrace_generation + 1;
+			WRITE_ONCE(ktrace_generation, gen);
 			WRITE_ONCE(ktrace_frozen, false);
-			ktrace_running = true;
+			WRITE_ONCE(ktrace_running, true);
 			ktrace_start_writers();
-			blocking_notifier_call_chain(&ktrace_start_chain, 0, NULL);
+			started = true;
 		}
 	} else {
 		__ktrace_stop();
 	}
 out:
 	mutex_unlock(&ktrace_mutex);
+	if (started)
+		blocking_notifier_call_chain(&ktrace_start_chain, gen, NULL);
 	return ret;
+}
+
+/**
+ * ktrace_start_current() - tell whether a trace still takes its statedump
+ * @gen: the generation of the trace, as given to the start notifiers
+ *
+ * Lockless: the answer may be stale by the time it is used, which costs a
+ * statedump step written into a stopped trace (refused by the gate) or
+ * into the next one (before that trace's own statedump, which waits for
+ * this one).
+ *
+ * Return: false once that trace was stopped, frozen or started again.
+ */
+bool ktrace_start_current(unsigned long gen)
+{
+	return READ_ONCE(ktrace_running) && !READ_ONCE(ktrace_frozen) &&
+	       READ_ONCE(ktrace_generation) == gen;
 }
 
 /**

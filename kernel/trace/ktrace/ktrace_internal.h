@@ -107,6 +107,7 @@ int ktrace_mark(const char *text, size_t len);
 struct notifier_block;
 int ktrace_register_start_notifier(struct notifier_block *nb);
 unsigned long ktrace_generation_read(void);
+bool ktrace_start_current(unsigned long gen);
 void ktrace_freeze(void);
 bool ktrace_stop_frozen(unsigned long gen);
 u64 ktrace_clock_delta_ns(u64 units);

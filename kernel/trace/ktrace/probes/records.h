@@ -521,9 +521,11 @@ struct kt_sd_end {
 	u32 fds;
 	u32 maps;
 	u32 cpus;
+	u32 dropped;
+	u32 pad;
 };
 
-static_assert(sizeof(struct kt_sd_end) == 32);
+static_assert(sizeof(struct kt_sd_end) == 40);
 
 static const struct ktrace_field kt_sd_end_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_sd_end, duration_ns, KTRACE_DISPLAY_DEC),
@@ -532,11 +534,12 @@ static const struct ktrace_field kt_sd_end_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_sd_end, fds, KTRACE_DISPLAY_DEC),
 	KT_FIELD_OF(struct kt_sd_end, maps, KTRACE_DISPLAY_DEC),
 	KT_FIELD_OF(struct kt_sd_end, cpus, KTRACE_DISPLAY_DEC),
+	KT_FIELD_OF(struct kt_sd_end, dropped, KTRACE_DISPLAY_DEC),
 };
 
 static inline void kt_sd_end_fill(struct kt_sd_end *e, u64 duration_ns,
 				  u64 longest_hold_ns, u32 tasks, u32 fds,
-				  u32 maps, u32 cpus)
+				  u32 maps, u32 cpus, u32 dropped)
 {
 	*e = (struct kt_sd_end) {
 		.duration_ns = duration_ns,
@@ -545,6 +548,7 @@ static inline void kt_sd_end_fill(struct kt_sd_end *e, u64 duration_ns,
 		.fds = fds,
 		.maps = maps,
 		.cpus = cpus,
+		.dropped = dropped,
 	};
 }
 

@@ -6,7 +6,14 @@
  * comm, state), its open files and memory maps, the IRQ handlers, block
  * devices, network interfaces and loaded modules; then one event from a
  * work item on every CPU (that CPU's buffer has seen the statedump), and
- * statedump:end with its duration and the longest time it held a lock.
+ * statedump:end with its duration, the longest time it held a lock and
+ * the records the channel refused.
+ *
+ * It runs after ktrace_mutex is released, one statedump at a time (a
+ * second start's waits for the first), so that a stop, the stats or a
+ * trigger never wait behind it; it stops between two steps (a thread
+ * group, a file, a batch of maps, an IRQ) once its trace is stopped,
+ * frozen or replaced.
  *
  * It must never stall the system it describes.  The task list is walked
  * by pid under RCU, one thread group at a time, with a reference on the
@@ -77,14 +84,25 @@ static struct ktrace_event kt_sd_ev_cpu = {
 	.nr_fields = ARRAY_SIZE(kt_cpu_fields),
 };
 
-/* One statedump's state: its path buffer and what it measured. */
+/* One statedump's state: its trace, its path buffer and what it measured. */
 struct kt_sd {
+	unsigned long gen;
 	char *buf;
 	u64 longest_hold;
 	u32 tasks;
 	u32 fds;
 	u32 maps;
+	u32 dropped;
 };
+
+/* One statedump at a time; taken without ktrace_mutex. */
+static DEFINE_MUTEX(kt_sd_mutex);
+
+/* Its trace was stopped, frozen or started again: stop here. */
+static bool kt_sd_stopped(const struct kt_sd *sd)
+{
+	return !ktrace_start_current(sd->gen);
+}
 
 static bool kt_on(const struct ktrace_event *ev)
 {
@@ -97,10 +115,24 @@ static void kt_held(struct kt_sd *sd, u64 t0)
 	sd->longest_hold = max(sd->longest_hold, local_clock() - t0);
 }
 
-static void kt_write_str(const struct ktrace_event *ev, const void *head,
-			 u16 hlen, const char *str)
+/*
+ * Write a record, counting it if the channel refuses it (full); a closed
+ * gate (the trace stopped or frozen) is no loss.
+ */
+static void kt_write2(struct kt_sd *sd, const struct ktrace_event *ev,
+		      const void *head, u16 hlen, const void *data, u16 len)
 {
-	ktrace_event_write2(ev, head, hlen, str, strnlen(str, PATH_MAX));
+	int ret = ktrace_write_expanded2(ev->channel, ev->major, ev->minor,
+					 head, hlen, data, len);
+
+	if (ret && ret != -EAGAIN)
+		sd->dropped++;
+}
+
+static void kt_write_str(struct kt_sd *sd, const struct ktrace_event *ev,
+			 const void *head, u16 hlen, const char *str)
+{
+	kt_write2(sd, ev, head, hlen, str, strnlen(str, PATH_MAX));
 }
 
 static void kt_write_path(struct kt_sd *sd, const struct ktrace_event *ev,
@@ -108,7 +140,7 @@ static void kt_write_path(struct kt_sd *sd, const struct ktrace_event *ev,
 {
 	char *p = d_path(path, sd->buf, PATH_MAX);
 
-	kt_write_str(ev, head, hlen, IS_ERR(p) ? "?" : p);
+	kt_write_str(sd, ev, head, hlen, IS_ERR(p) ? "?" : p);
 }
 
 /* Under RCU: one thread. */
@@ -119,7 +151,7 @@ static void kt_dump_task(struct kt_sd *sd, struct task_struct *t)
 	kt_sd_task_fill(&e, t->pid, t->tgid,
 			task_tgid_nr(rcu_dereference(t->real_parent)),
 			task_state_index(t), t->flags & PF_KTHREAD, t->comm);
-	ktrace_event_write(&kt_sd_ev_task, &e, sizeof(e));
+	kt_write2(sd, &kt_sd_ev_task, &e, sizeof(e), NULL, 0);
 	sd->tasks++;
 }
 
@@ -130,7 +162,7 @@ static void kt_dump_fds(struct kt_sd *sd, struct task_struct *p)
 	struct file *f;
 	unsigned int fd;
 
-	for (fd = 0;; fd++) {
+	for (fd = 0; !kt_sd_stopped(sd); fd++) {
 		rcu_read_lock();
 		f = task_lookup_next_fdget_rcu(p, &fd);
 		rcu_read_unlock();
@@ -194,7 +226,8 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 				kt_write_path(sd, &kt_sd_ev_map, &e, sizeof(e),
 					      file_user_path(vma->vm_file));
 			else
-				kt_write_str(&kt_sd_ev_map, &e, sizeof(e), kt_map_name(vma));
+				kt_write_str(sd, &kt_sd_ev_map, &e, sizeof(e),
+					     kt_map_name(vma));
 			sd->maps++;
 			addr = vma->vm_end;
 			if (++n == KT_MAPS_PER_LOCK)
@@ -203,7 +236,7 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 		kt_held(sd, t0);
 		mmap_read_unlock(mm);
 		cond_resched();
-	} while (vma);
+	} while (vma && !kt_sd_stopped(sd));
 	mmput(mm);
 }
 
@@ -219,7 +252,7 @@ static void kt_dump_tasks(struct kt_sd *sd)
 	int nr = 1;
 	u64 t0;
 
-	for (;;) {
+	while (!kt_sd_stopped(sd)) {
 		rcu_read_lock();
 		t0 = local_clock();
 		pid = find_ge_pid(nr, &init_pid_ns);
@@ -257,7 +290,7 @@ static void kt_dump_irqs(struct kt_sd *sd)
 	unsigned int irq;
 	u64 t0;
 
-	for (irq = 0; irq < nr_irqs; irq++) {
+	for (irq = 0; irq < nr_irqs && !kt_sd_stopped(sd); irq++) {
 		rcu_read_lock();
 		desc = irq_to_desc(irq);
 		if (desc) {
@@ -265,7 +298,7 @@ static void kt_dump_irqs(struct kt_sd *sd)
 			t0 = local_clock();
 			for (action = desc->action; action; action = action->next) {
 				kt_sd_irq_fill(&e, irq, action->handler);
-				kt_write_str(&kt_sd_ev_irq, &e, sizeof(e),
+				kt_write_str(sd, &kt_sd_ev_irq, &e, sizeof(e),
 					     action->name ? action->name : "");
 			}
 			kt_held(sd, t0);
@@ -280,9 +313,10 @@ static void kt_dump_irqs(struct kt_sd *sd)
 static int kt_dump_bdev(struct device *dev, void *data)
 {
 	struct kt_sd_blockdev e = { .dev = dev->devt };
+	struct kt_sd *sd = data;
 
-	kt_write_str(&kt_sd_ev_blockdev, &e, sizeof(e), dev_name(dev));
-	return 0;
+	kt_write_str(sd, &kt_sd_ev_blockdev, &e, sizeof(e), dev_name(dev));
+	return kt_sd_stopped(sd);
 }
 #endif
 
@@ -296,7 +330,7 @@ static void kt_dump_netdevs(struct kt_sd *sd)
 	rcu_read_lock();
 	for_each_netdev_rcu(&init_net, dev) {
 		e.ifindex = dev->ifindex;
-		kt_write_str(&kt_sd_ev_netdev, &e, sizeof(e), dev->name);
+		kt_write_str(sd, &kt_sd_ev_netdev, &e, sizeof(e), dev->name);
 	}
 	rcu_read_unlock();
 }
@@ -360,7 +394,7 @@ static void kt_dump_modules(struct kt_sd *sd)
 	mutex_lock(&kt_modules_lock);
 	list_for_each_entry(m, &kt_modules, list) {
 		kt_sd_module_fill(&e, m->base, m->size);
-		kt_write_str(&kt_sd_ev_module, &e, sizeof(e), m->name);
+		kt_write_str(sd, &kt_sd_ev_module, &e, sizeof(e), m->name);
 	}
 	mutex_unlock(&kt_modules_lock);
 }
@@ -371,18 +405,23 @@ static void kt_sd_cpu(struct work_struct *work)
 	ktrace_event_write_compact(&kt_sd_ev_cpu, raw_smp_processor_id());
 }
 
-/* After every start, with ktrace_mutex held: the statedump. */
-static int kt_statedump(struct notifier_block *nb, unsigned long action,
+/*
+ * After every start, without ktrace_mutex: the statedump of the trace of
+ * generation @gen, unless that trace already stopped.
+ */
+static int kt_statedump(struct notifier_block *nb, unsigned long gen,
 			void *data)
 {
-	struct kt_sd sd = {};
+	struct kt_sd sd = { .gen = gen };
 	struct kt_sd_end end;
 	u32 cpus = 0;
-	u64 start = local_clock();
+	u64 start;
 
 	sd.buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!sd.buf)
 		return NOTIFY_DONE;
+	mutex_lock(&kt_sd_mutex);
+	start = local_clock();
 	if (kt_on(&kt_sd_ev_task) || kt_on(&kt_sd_ev_fd) || kt_on(&kt_sd_ev_map))
 		kt_dump_tasks(&sd);
 	if (kt_on(&kt_sd_ev_irq))
@@ -399,14 +438,16 @@ static int kt_statedump(struct notifier_block *nb, unsigned long action,
 	if (kt_on(&kt_sd_ev_module))
 		kt_dump_modules(&sd);
 #endif
-	if (kt_on(&kt_sd_ev_cpu) && !schedule_on_each_cpu(kt_sd_cpu))
+	if (kt_on(&kt_sd_ev_cpu) && !kt_sd_stopped(&sd) &&
+	    !schedule_on_each_cpu(kt_sd_cpu))
 		cpus = num_online_cpus();
-	kfree(sd.buf);
 	if (kt_on(&kt_sd_ev_end)) {
 		kt_sd_end_fill(&end, local_clock() - start, sd.longest_hold,
-			       sd.tasks, sd.fds, sd.maps, cpus);
-		ktrace_event_write(&kt_sd_ev_end, &end, sizeof(end));
+			       sd.tasks, sd.fds, sd.maps, cpus, sd.dropped);
+		kt_write2(&sd, &kt_sd_ev_end, &end, sizeof(end), NULL, 0);
 	}
+	mutex_unlock(&kt_sd_mutex);
+	kfree(sd.buf);
 	return NOTIFY_DONE;
 }
 

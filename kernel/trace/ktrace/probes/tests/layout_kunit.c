@@ -220,7 +220,7 @@ static void fill_sd_module(void *p)
 static void fill_sd_end(void *p)
 {
 	kt_sd_end_fill(p, V64, 0x1122334455667788ULL, 0xb1b2b3b4, 0xb5b6b7b8,
-		       0xb9babbbc, 0xbdbebfc0);
+		       0xb9babbbc, 0xbdbebfc0, 0xc1c2c3c4);
 }
 
 #define CASE(ev, tbl, type, fn, tl, ...)				\
@@ -299,7 +299,8 @@ static const struct layout_case layout_cases[] = {
 	CASE("statedump:end", kt_sd_end, struct kt_sd_end, fill_sd_end, NULL,
 	     NUM("duration_ns", V64), NUM("longest_hold_ns", 0x1122334455667788ULL),
 	     NUM("tasks", 0xb1b2b3b4), NUM("fds", 0xb5b6b7b8),
-	     NUM("maps", 0xb9babbbc), NUM("cpus", 0xbdbebfc0)),
+	     NUM("maps", 0xb9babbbc), NUM("cpus", 0xbdbebfc0),
+	     NUM("dropped", 0xc1c2c3c4)),
 };
 
 KUNIT_ARRAY_PARAM_DESC(layout, layout_cases, desc);
