@@ -23,6 +23,11 @@
  *   cpu0 high events=1200 bytes=9612 dropped=0 overwritten=0 timestamps=3 subbufs=0
  *   ...
  *   metadata records=412 failed=0 incomplete=0
+ *   names slots=32768 saved=97 missed=0 statedump_dropped=0
+ *   # cat /sys/kernel/debug/ktrace/comms
+ *   1 init
+ *   2 kthreadd
+ *   ...
  *
  *   # cat /sys/kernel/debug/ktrace/ascii
  *   51.734017472 1 sh-87 ktrace:mark pid=87 text="before the upgrade"
@@ -35,6 +40,7 @@
 #include <linux/kernel.h>
 #include <linux/ktrace.h>
 #include <linux/relay.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -208,13 +214,17 @@ static const struct file_operations buffer_size_kb_fops = {
 
 /*
  * One line per CPU and allocated channel, then the metadata of the last
- * start: its records, those not written, and how many starts missed some.
+ * start: its records, those not written, and how many starts missed some;
+ * then the names: the saved comms' slots, those in use and the saves
+ * missed, and the records the last statedump lost.
  */
 static int stats_show(struct seq_file *m, void *v)
 {
-	unsigned int cpu, ch, records, failed;
+	unsigned int cpu, ch, records, failed, slot, saved = 0;
+	char comm[TASK_COMM_LEN];
 	struct ktrace_buf_stats st;
 	unsigned long incomplete;
+	pid_t pid;
 
 	for_each_possible_cpu(cpu) {
 		for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
@@ -230,9 +240,79 @@ static int stats_show(struct seq_file *m, void *v)
 	ktrace_metadata_stats(&records, &failed, &incomplete);
 	seq_printf(m, "metadata records=%u failed=%u incomplete=%lu\n",
 		   records, failed, incomplete);
+	for (slot = 0; slot < ktrace_comms_slots(); slot++)
+		saved += ktrace_comm_get(slot, &pid, comm);
+	seq_printf(m, "names slots=%u saved=%u missed=%lu statedump_dropped=%lu\n",
+		   ktrace_comms_slots(), saved, ktrace_comms_missed(),
+		   ktrace_statedump_dropped());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
+
+/*
+ * comms: "PID COMM" for every pid of the saved comms, in slot order, as
+ * ftrace's saved_cmdlines: the names of the trace's pids even when the
+ * medium-rate channel had no room for their fork, exec or comm events.
+ * The position is the slot shown.
+ */
+static void *comms_find(struct seq_file *m, loff_t *pos)
+{
+	unsigned int *slot = m->private;
+	char comm[TASK_COMM_LEN];
+	pid_t pid;
+
+	for (; *pos < ktrace_comms_slots(); ++*pos)
+		if (ktrace_comm_get(*pos, &pid, comm)) {
+			*slot = *pos;
+			return slot;
+		}
+	return NULL;
+}
+
+static void *comms_start(struct seq_file *m, loff_t *pos)
+{
+	return comms_find(m, pos);
+}
+
+static void *comms_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return comms_find(m, pos);
+}
+
+static void comms_stop(struct seq_file *m, void *v)
+{
+}
+
+/* The slot is read again: a name changed since comms_next() is still whole. */
+static int comms_show(struct seq_file *m, void *v)
+{
+	char comm[TASK_COMM_LEN];
+	pid_t pid;
+
+	if (ktrace_comm_get(*(unsigned int *)v, &pid, comm))
+		seq_printf(m, "%d %s\n", pid, comm);
+	return 0;
+}
+
+static const struct seq_operations comms_seq_ops = {
+	.start = comms_start,
+	.next = comms_next,
+	.stop = comms_stop,
+	.show = comms_show,
+};
+
+static int comms_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &comms_seq_ops, sizeof(unsigned int));
+}
+
+static const struct file_operations comms_fops = {
+	.open = comms_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
 
 /**
  * ktrace_ctl_get_text() - copy a free-text write, its trailing newline removed
@@ -419,6 +499,7 @@ static int __init ktrace_debugfs_init(void)
 	debugfs_create_file("buffer_size_kb", 0600, ktrace_dir, NULL,
 			    &buffer_size_kb_fops);
 	debugfs_create_file("stats", 0400, ktrace_dir, NULL, &stats_fops);
+	debugfs_create_file("comms", 0400, ktrace_dir, NULL, &comms_fops);
 	debugfs_create_file("mark", 0200, ktrace_dir, NULL, &mark_fops);
 	debugfs_create_file("ascii", 0400, ktrace_dir, NULL, &ascii_fops);
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)

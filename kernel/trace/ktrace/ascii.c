@@ -10,9 +10,10 @@
  * running on CPU: the one running when the subbuffer began, updated by the
  * events that name the running task (the first field of such an event is
  * its pid).  COMM is the last name the trace gave that pid (statedump,
- * fork, exec and comm events), else the live task's; a task the trace
- * never named that is gone shows as <...>.  Spaces in COMM become
- * underscores.  Strings are quoted; quotes, backslashes, newlines, tabs and
+ * fork, exec and comm events), else the saved comm of that pid (the name
+ * those events gave it even when the medium-rate channel was full), else
+ * the live task's; a task never named that is gone shows as <...>.
+ * Spaces in COMM become underscores.  Strings are quoted; quotes, backslashes, newlines, tabs and
  * bytes outside printable ASCII are escaped as in C (bytes as \xHH).
  *
  * Reading consumes complete subbuffers, as the relay files do: read one or
@@ -143,7 +144,8 @@ static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 /*
  * The name of a pid: the last one the trace gave it (an event with a
  * "comm" string and a "pid" or "child_pid" field: the statedump, fork,
- * exec, comm changes), else the running task's, else "<...>".
+ * exec, comm changes), else its saved comm, else the running task's, else
+ * "<...>".
  */
 static void ascii_comm(struct ktrace_ascii *a, int pid, char *comm)
 {
@@ -157,7 +159,7 @@ static void ascii_comm(struct ktrace_ascii *a, int pid, char *comm)
 	}
 	if (n->pid == pid && n->comm[0]) {
 		strscpy(comm, n->comm, TASK_COMM_LEN);
-	} else {
+	} else if (!ktrace_comm_lookup(pid, comm)) {
 		rcu_read_lock();
 		task = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
 		if (task)

@@ -370,8 +370,9 @@ static void __ktrace_stop(void)
  * ktrace_set_enabled() - start or stop tracing
  * @on: true to start, false to stop
  *
- * Starting allocates the channels that are not allocated yet, and returns
- * once the start notifiers (the statedump) are done, which they do without ktrace_mutex.  Stopping waits for the
+ * Starting allocates the channels that are not allocated yet, empties the
+ * saved comms, and returns once the start notifiers (the statedump) are
+ * done, which they do without ktrace_mutex.  Stopping waits for the
  * writers still inside the write path, then makes everything written
  * readable; a statedump still running stops at its next step.  Starting
  * an enabled tracer or stopping a stopped one changes nothing.
@@ -397,6 +398,7 @@ int ktrace_set_enabled(bool on)
 			WRITE_ONCE(ktrace_generation, gen);
 			WRITE_ONCE(ktrace_frozen, false);
 			WRITE_ONCE(ktrace_running, true);
+			ktrace_comms_reset();
 			ktrace_start_writers();
 			started = true;
 		}

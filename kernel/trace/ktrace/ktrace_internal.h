@@ -113,6 +113,21 @@ bool ktrace_stop_frozen(unsigned long gen);
 u64 ktrace_clock_delta_ns(u64 units);
 u64 ktrace_clock_units(u64 ns);
 
+/*
+ * comm.c: the saved comms, pid to name, for the pids whose fork, exec or
+ * comm events the medium-rate channel dropped.  At most this many slots.
+ */
+#define KTRACE_COMMS_MAX	32768
+void ktrace_comm_save(pid_t pid, const char *comm);
+bool ktrace_comm_lookup(pid_t pid, char *comm);
+bool ktrace_comm_get(unsigned int slot, pid_t *pid, char *comm);
+unsigned int ktrace_comms_slots(void);
+unsigned long ktrace_comms_missed(void);
+void ktrace_comms_reset(void);
+
+/* probes/statedump.c: records the last statedump could not write. */
+unsigned long ktrace_statedump_dropped(void);
+
 /* trigger.c: the triggers. */
 #define KTRACE_TRIGGER_SPEC_MAX		128
 #define KTRACE_TRIGGER_REASON_MAX	128

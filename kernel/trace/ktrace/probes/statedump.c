@@ -7,7 +7,8 @@
  * devices, network interfaces and loaded modules; then one event from a
  * work item on every CPU (that CPU's buffer has seen the statedump), and
  * statedump:end with its duration, the longest time it held a lock and
- * the records the channel refused.
+ * the records the channel refused.  The name of every task also goes to
+ * the saved comms (comm.c), which outlive a full medium-rate channel.
  *
  * It runs after ktrace_mutex is released, one statedump at a time (a
  * second start's waits for the first), so that a stop, the stats or a
@@ -97,6 +98,19 @@ struct kt_sd {
 
 /* One statedump at a time; taken without ktrace_mutex. */
 static DEFINE_MUTEX(kt_sd_mutex);
+/* Records the last statedump could not write; for the stats file. */
+static unsigned long kt_sd_last_dropped;
+
+/**
+ * ktrace_statedump_dropped() - what the last statedump lost
+ *
+ * Return: the records of the last (or the running) statedump that the
+ * medium-rate channel refused, full.
+ */
+unsigned long ktrace_statedump_dropped(void)
+{
+	return READ_ONCE(kt_sd_last_dropped);
+}
 
 /* Its trace was stopped, frozen or started again: stop here. */
 static bool kt_sd_stopped(const struct kt_sd *sd)
@@ -125,8 +139,10 @@ static void kt_write2(struct kt_sd *sd, const struct ktrace_event *ev,
 	int ret = ktrace_write_expanded2(ev->channel, ev->major, ev->minor,
 					 head, hlen, data, len);
 
-	if (ret && ret != -EAGAIN)
+	if (ret && ret != -EAGAIN) {
 		sd->dropped++;
+		WRITE_ONCE(kt_sd_last_dropped, sd->dropped);
+	}
 }
 
 static void kt_write_str(struct kt_sd *sd, const struct ktrace_event *ev,
@@ -151,6 +167,7 @@ static void kt_dump_task(struct kt_sd *sd, struct task_struct *t)
 	kt_sd_task_fill(&e, t->pid, t->tgid,
 			task_tgid_nr(rcu_dereference(t->real_parent)),
 			task_state_index(t), t->flags & PF_KTHREAD, t->comm);
+	ktrace_comm_save(e.pid, e.comm);
 	kt_write2(sd, &kt_sd_ev_task, &e, sizeof(e), NULL, 0);
 	sd->tasks++;
 }
@@ -422,6 +439,7 @@ static int kt_statedump(struct notifier_block *nb, unsigned long gen,
 		return NOTIFY_DONE;
 	mutex_lock(&kt_sd_mutex);
 	start = local_clock();
+	WRITE_ONCE(kt_sd_last_dropped, 0);
 	if (kt_on(&kt_sd_ev_task) || kt_on(&kt_sd_ev_fd) || kt_on(&kt_sd_ev_map))
 		kt_dump_tasks(&sd);
 	if (kt_on(&kt_sd_ev_irq))

@@ -189,7 +189,9 @@ static void kt_probe_sched_process_hang(void *data, struct task_struct *p)
 /*
  * Names: fork, exec and comm changes go to the medium-rate channel, which
  * hybrid mode never overwrites, so that a decoder can name every pid of a
- * long flight-recorder run, with the statedump of its start.
+ * long flight-recorder run, with the statedump of its start.  That channel
+ * drops what no longer fits, so each name is also saved in the saved comms
+ * (comm.c), which the readers fall back on.
  */
 static struct ktrace_event kt_ev_fork = {
 	.group = "sched", .name = "fork", .channel = KTRACE_CHANNEL_MEDIUM,
@@ -214,6 +216,7 @@ static void kt_probe_sched_process_fork(void *data, struct task_struct *parent,
 	struct kt_fork e;
 
 	kt_fork_fill(&e, parent->pid, child->pid, child->tgid, child->comm);
+	ktrace_comm_save(child->pid, e.comm);
 	ktrace_event_write(&kt_ev_fork, &e, sizeof(e));
 }
 
@@ -224,6 +227,7 @@ static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t
 	struct kt_exec e;
 
 	kt_exec_fill(&e, p->pid, old_pid, p->comm);
+	ktrace_comm_save(p->pid, e.comm);
 	ktrace_event_write2(&kt_ev_exec, &e, sizeof(e), name,
 			    strnlen(name, PATH_MAX));
 }
@@ -234,6 +238,7 @@ static void kt_probe_task_rename(void *data, struct task_struct *task,
 	struct kt_comm e;
 
 	kt_comm_fill(&e, task->pid, comm);
+	ktrace_comm_save(task->pid, e.comm);
 	ktrace_event_write(&kt_ev_comm, &e, sizeof(e));
 }
 

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace saved comms: the last name the trace saw for every recent pid,
+ * kept outside the trace, as ftrace's saved_cmdlines.
+ *
+ * The names of a trace are its fork, exec and comm events and the
+ * statedump, on the medium-rate channel.  Hybrid mode never overwrites
+ * that channel, but drops what no longer fits: a flight recorder running
+ * for weeks fills it, and from then on every new task of the high-rate
+ * history, which keeps being overwritten, would have no name.  So the
+ * probes that write those events, and the statedump, also save the name
+ * here, and the readers fall back on this table: the ascii pipe, and the
+ * comms file that tools/ktrace record saves beside the streams.
+ *
+ * The table is an array indexed by the low bits of the pid, sized at boot
+ * from pid_max (capped at %KTRACE_COMMS_MAX slots): with as many slots as
+ * pids, every pid has its own slot; with fewer, pids are allocated in
+ * increasing order, so the slot keeps the most recent of the pids that
+ * share it, which is the one the overwriting high-rate channel still
+ * shows.  It is emptied at every start, so a name belongs to one trace.
+ *
+ * Saving runs in any context, NMI included, and takes no lock: each slot
+ * has a sequence count, odd while a writer fills the slot.  A writer
+ * claims the slot by moving the count from even to odd with a cmpxchg;
+ * one that finds it odd (another CPU, or the context it interrupted, is
+ * filling it) gives up and counts a miss, since it can neither wait nor
+ * retry from an NMI.  Readers copy the slot and retry if the count was
+ * odd or changed, as with a seqcount.
+ */
+#include <linux/atomic.h>
+#include <linux/init.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "comm.h"
+#include "ktrace_internal.h"
+
+/* The saved comms of the trace: allocated at boot, never freed. */
+static struct ktrace_comm_table ktrace_comms;
+
+/**
+ * ktrace_comm_table_init() - allocate an empty table
+ * @t: the table
+ * @nr: its slots, a power of two
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ktrace_comm_table_init(struct ktrace_comm_table *t, unsigned int nr)
+{
+	t->slots = kvcalloc(nr, sizeof(*t->slots), GFP_KERNEL);
+	if (!t->slots)
+		return -ENOMEM;
+	t->nr = nr;
+	atomic_long_set(&t->missed, 0);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_init);
+
+/**
+ * ktrace_comm_table_free() - free a table
+ * @t: the table, allocated by ktrace_comm_table_init()
+ */
+void ktrace_comm_table_free(struct ktrace_comm_table *t)
+{
+	kvfree(t->slots);
+	t->slots = NULL;
+	t->nr = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_free);
+
+/**
+ * ktrace_comm_table_save() - save the name of a pid in a table
+ * @t: the table
+ * @pid: the pid, above 0
+ * @comm: its name, truncated to %TASK_COMM_LEN - 1 bytes
+ *
+ * Any context, NMI included; no lock, no wait.  Called with preemption
+ * disabled, so that a slot stays odd only briefly.  A slot being written
+ * (by another CPU, or by the context this one interrupted) is left alone
+ * and the name counted in @t->missed.
+ */
+void ktrace_comm_table_save(struct ktrace_comm_table *t, pid_t pid,
+			    const char *comm)
+{
+	struct ktrace_comm_slot *s = &t->slots[pid & (t->nr - 1)];
+	union ktrace_comm_name n;
+	unsigned int i;
+	int seq;
+
+	strscpy_pad(n.c, comm);
+	seq = atomic_read(&s->seq);
+	/*
+	 * On success the cmpxchg is fully ordered: the odd count is visible
+	 * before the stores below.  Pairs with the smp_rmb() in
+	 * ktrace_comm_read().
+	 */
+	if ((seq & 1) || !atomic_try_cmpxchg(&s->seq, &seq, seq + 1)) {
+		atomic_long_inc(&t->missed);
+		return;
+	}
+	WRITE_ONCE(s->pid, pid);
+	for (i = 0; i < ARRAY_SIZE(n.w); i++)
+		WRITE_ONCE(s->comm.w[i], n.w[i]);
+	/*
+	 * The slot is complete before its count is even again.  Pairs with
+	 * the atomic_read_acquire() in ktrace_comm_read().
+	 */
+	atomic_set_release(&s->seq, seq + 2);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_save);
+
+/*
+ * Copy a slot: false if a writer kept it busy.  Readers are in process
+ * context (a debugfs read, the ascii pipe): they may retry.
+ */
+static bool ktrace_comm_read(struct ktrace_comm_slot *s, pid_t *pid,
+			     union ktrace_comm_name *n)
+{
+	unsigned int i, tries;
+	int seq;
+
+	for (tries = 0; tries < 4; tries++) {
+		/* Pairs with the atomic_set_release() in ktrace_comm_table_save(). */
+		seq = atomic_read_acquire(&s->seq);
+		if (seq & 1) {
+			cpu_relax();
+			continue;
+		}
+		*pid = READ_ONCE(s->pid);
+		for (i = 0; i < ARRAY_SIZE(n->w); i++)
+			n->w[i] = READ_ONCE(s->comm.w[i]);
+		/*
+		 * The copy is done before the count is read again.  Pairs with
+		 * the fully ordered cmpxchg in ktrace_comm_table_save().
+		 */
+		smp_rmb();
+		if (atomic_read(&s->seq) == seq) {
+			n->c[TASK_COMM_LEN - 1] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * ktrace_comm_table_get() - the name in one slot of a table
+ * @t: the table
+ * @slot: the slot, below @t->nr
+ * @pid: set to the pid it names
+ * @comm: %TASK_COMM_LEN bytes, set to its name
+ *
+ * Process context.
+ *
+ * Return: true if the slot names a pid.
+ */
+bool ktrace_comm_table_get(struct ktrace_comm_table *t, unsigned int slot,
+			   pid_t *pid, char *comm)
+{
+	union ktrace_comm_name n;
+
+	if (slot >= t->nr || !ktrace_comm_read(&t->slots[slot], pid, &n) ||
+	    *pid <= 0)
+		return false;
+	memcpy(comm, n.c, TASK_COMM_LEN);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_get);
+
+/**
+ * ktrace_comm_table_lookup() - the saved name of a pid
+ * @t: the table
+ * @pid: the pid
+ * @comm: %TASK_COMM_LEN bytes, set to its name
+ *
+ * Process context.
+ *
+ * Return: true if @t names @pid.
+ */
+bool ktrace_comm_table_lookup(struct ktrace_comm_table *t, pid_t pid,
+			      char *comm)
+{
+	pid_t p;
+
+	return t->nr && pid > 0 &&
+	       ktrace_comm_table_get(t, pid & (t->nr - 1), &p, comm) && p == pid;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_lookup);
+
+/**
+ * ktrace_comm_table_reset() - forget every name
+ * @t: the table, with no save under way
+ */
+void ktrace_comm_table_reset(struct ktrace_comm_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++)
+		WRITE_ONCE(t->slots[i].pid, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_reset);
+
+/**
+ * ktrace_comm_save() - save the name of a pid in the trace's saved comms
+ * @pid: the pid
+ * @comm: its name, up to %TASK_COMM_LEN bytes with the NUL
+ *
+ * Any context, NMI included; no lock.  Only while tracing, so that a trace
+ * frozen by a trigger keeps the names of its own history.
+ */
+void ktrace_comm_save(pid_t pid, const char *comm)
+{
+	if (!ktrace_comms.nr || pid <= 0)
+		return;
+	/*
+	 * As the writers of the channels: the gate is read with preemption
+	 * disabled, so that once a stop has closed it and waited for an RCU
+	 * grace period, no save is under way (ktrace_comms_reset() relies on
+	 * it).
+	 */
+	preempt_disable_notrace();
+	if (READ_ONCE(ktrace_tracing))
+		ktrace_comm_table_save(&ktrace_comms, pid, comm);
+	preempt_enable_notrace();
+}
+
+/**
+ * ktrace_comm_lookup() - the saved name of a pid
+ * @pid: the pid
+ * @comm: %TASK_COMM_LEN bytes, set to its name
+ *
+ * Process context.
+ *
+ * Return: true if the saved comms name @pid.
+ */
+bool ktrace_comm_lookup(pid_t pid, char *comm)
+{
+	return ktrace_comm_table_lookup(&ktrace_comms, pid, comm);
+}
+
+/**
+ * ktrace_comm_get() - the name in one slot of the saved comms
+ * @slot: the slot, 0 to ktrace_comms_slots() - 1
+ * @pid: set to the pid it names
+ * @comm: %TASK_COMM_LEN bytes, set to its name
+ *
+ * For the comms file, which lists the slots in order.  Process context.
+ *
+ * Return: true if the slot names a pid.
+ */
+bool ktrace_comm_get(unsigned int slot, pid_t *pid, char *comm)
+{
+	return ktrace_comm_table_get(&ktrace_comms, slot, pid, comm);
+}
+
+/**
+ * ktrace_comms_slots() - the size of the saved comms
+ *
+ * Return: its number of slots, 0 if it could not be allocated.
+ */
+unsigned int ktrace_comms_slots(void)
+{
+	return ktrace_comms.nr;
+}
+
+/**
+ * ktrace_comms_missed() - names not saved
+ *
+ * Return: how many saves found their slot being written, since boot.
+ */
+unsigned long ktrace_comms_missed(void)
+{
+	return atomic_long_read(&ktrace_comms.missed);
+}
+
+/**
+ * ktrace_comms_reset() - forget every saved name
+ *
+ * At a start, with ktrace_mutex held and the writers stopped: those that
+ * saw the gate open finished within the RCU grace period of the last stop,
+ * and the others do not save.
+ */
+void ktrace_comms_reset(void)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	ktrace_comm_table_reset(&ktrace_comms);
+}
+
+static int __init ktrace_comms_init(void)
+{
+	/* Without it, the names are those the channels could hold. */
+	return ktrace_comm_table_init(&ktrace_comms,
+				      roundup_pow_of_two(clamp(pid_max, 1, KTRACE_COMMS_MAX)));
+}
+
+/* Before the probes and the statedump (device_initcall) can save. */
+fs_initcall(ktrace_comms_init);
