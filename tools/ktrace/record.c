@@ -7,8 +7,8 @@
  * meanwhile included) into the trace file as it fills, and stops on the
  * end of COMMAND, on Ctrl-C, or with --wait when tracing stops by itself
  * (a trigger fired).  Then it adds what a
- * decoder elsewhere needs: the tasks alive (pid and name), uname, the
- * stats and the triggers.
+ * decoder elsewhere needs: the tasks alive (pid and name), the kernel's
+ * saved comms, uname, the stats and the triggers.
  */
 #include <dirent.h>
 #include <endian.h>
@@ -460,7 +460,7 @@ stop:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	if (drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
-	    add_text(r, KTF_TRIGGERS, "triggers"))
+	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers"))
 		ret = 1;
 	if (!uname(&u)) {
 		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,

@@ -143,7 +143,7 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 				s->data = p;
 				s->size += len;
 			}
-		} else if (type >= KTF_UNAME && type <= KTF_STATS) {
+		} else if (type >= KTF_UNAME && type <= KTF_COMMS) {
 			size_t old = t->text[type] ? strlen(t->text[type]) : 0;
 
 			p = realloc(t->text[type], old + len + 1);
@@ -435,10 +435,9 @@ static int task_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* "PID COMM" lines of the tasks section. */
-static void read_tasks(struct kt_trace *t)
+/* "PID COMM" lines of a text section (tasks, comms), sorted by pid. */
+static unsigned int read_tasks(const char *p, struct kt_task **tasks)
 {
-	const char *p = t->text[KTF_TASKS];
 	size_t n = 0, max = 0;
 
 	while (p && *p) {
@@ -458,18 +457,18 @@ static void read_tasks(struct kt_trace *t)
 				struct kt_task *nt;
 
 				max = max ? 2 * max : 256;
-				nt = realloc(t->tasks, max * sizeof(*nt));
+				nt = realloc(*tasks, max * sizeof(*nt));
 				if (!nt)
 					break;
-				t->tasks = nt;
+				*tasks = nt;
 			}
-			t->tasks[n++] = task;
+			(*tasks)[n++] = task;
 		}
 		p += len + !!nl;
 	}
-	t->nr_tasks = n;
 	if (n)
-		qsort(t->tasks, n, sizeof(*t->tasks), task_cmp);
+		qsort(*tasks, n, sizeof(**tasks), task_cmp);
+	return n;
 }
 
 /**
@@ -496,7 +495,8 @@ int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t s
 			read_metadata(t, &t->streams[i]);
 	if (!t->have_clock)
 		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
-	read_tasks(t);
+	t->nr_tasks = read_tasks(t->text[KTF_TASKS], &t->tasks);
+	t->nr_comms = read_tasks(t->text[KTF_COMMS], &t->comms);
 	return 0;
 }
 
@@ -539,7 +539,7 @@ void kt_close(struct kt_trace *t)
 	for (i = 0; i < t->nr_streams; i++)
 		free(t->streams[i].data);
 	free(t->streams);
-	for (i = 0; i <= KTF_STATS; i++)
+	for (i = 0; i <= KTF_COMMS; i++)
 		free(t->text[i]);
 	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
 		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
@@ -548,6 +548,7 @@ void kt_close(struct kt_trace *t)
 		for (j = 0; j < 256; j++)
 			event_free(t->expanded[i][j]);
 	free(t->tasks);
+	free(t->comms);
 	free(t->names);
 }
 
@@ -622,9 +623,12 @@ const char *kt_comm(const struct kt_trace *t, int pid)
 	if (t->names && t->names[pid & (KT_NAMES - 1)].pid == pid &&
 	    t->names[pid & (KT_NAMES - 1)].comm[0])
 		return t->names[pid & (KT_NAMES - 1)].comm;
-	if (!t->nr_tasks)
-		return "<...>";
-	found = bsearch(&key, t->tasks, t->nr_tasks, sizeof(key), task_cmp);
+	/* The name the kernel saved during the trace, then the live task's. */
+	found = NULL;
+	if (t->nr_comms)
+		found = bsearch(&key, t->comms, t->nr_comms, sizeof(key), task_cmp);
+	if (!found && t->nr_tasks)
+		found = bsearch(&key, t->tasks, t->nr_tasks, sizeof(key), task_cmp);
 	return found ? found->comm : "<...>";
 }
 

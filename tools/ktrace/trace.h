@@ -12,7 +12,9 @@
  * Sections: KTF_STREAM holds bytes of the relay file of one channel and
  * CPU, as read (a stream may come in several sections, in order); the
  * others are text: uname -a, the armed triggers and their firings, the
- * tasks alive when recording ("PID COMM" lines) and the stats file.
+ * tasks alive when recording ("PID COMM" lines), the stats file and the
+ * kernel's saved comms (the comms file: "PID COMM" lines, the last name
+ * the trace gave each pid, even when the medium-rate channel was full).
  */
 #ifndef KTRACE_TRACE_H
 #define KTRACE_TRACE_H
@@ -35,6 +37,7 @@ enum ktf_section_type {
 	KTF_TRIGGERS	= 3,
 	KTF_TASKS	= 4,
 	KTF_STATS	= 5,
+	KTF_COMMS	= 6,
 };
 
 struct ktf_header {
@@ -86,7 +89,7 @@ struct kt_trace {
 	const char *path;
 	struct kt_stream *streams;
 	unsigned int nr_streams;
-	char *text[KTF_STATS + 1];	/* text sections, NUL-terminated */
+	char *text[KTF_COMMS + 1];	/* text sections, NUL-terminated */
 	bool have_clock;
 	struct ktrace_meta_clock clock;
 	bool have_trace;
@@ -96,6 +99,8 @@ struct kt_trace {
 	struct kt_event *expanded[256][256];
 	struct kt_task *tasks;
 	unsigned int nr_tasks;
+	struct kt_task *comms;		/* the kernel's saved comms, by pid */
+	unsigned int nr_comms;
 	struct kt_task *names;		/* learned from the trace, by pid */
 	unsigned int warnings;
 };

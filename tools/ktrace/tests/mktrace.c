@@ -11,8 +11,9 @@
  * several 27-bit rollovers; a subbuffer sequence gap (overwritten
  * subbuffers); an expanded event of the maximum length; events with no
  * metadata (unknown); a pid-is-current event changing the running task;
- * the tasks section naming pids; and an event with "pid" and "comm" fields
- * naming pids, which wins over the tasks section.
+ * the tasks section naming pids; the saved comms section, which wins over
+ * the tasks section; and an event with "pid" and "comm" fields naming
+ * pids, which wins over both.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -287,7 +288,7 @@ int main(int argc, char **argv)
 	clock += 10;
 	sb_begin(&high, 4, 99, clock);
 	sb_compact(&high, 3, clock, 0);
-	line(clock, 1, "<...>-99", "foo:bits h=0x0 s=0 e=0");
+	line(clock, 1, "saved-99", "foo:bits h=0x0 s=0 e=0");
 	sb_end(&high, 300);
 	sb_flush(&high);
 
@@ -323,7 +324,9 @@ int main(int argc, char **argv)
 	sb_end(&med, 0);
 	sb_flush(&med);
 
-	section(KTF_TASKS, 0, 0, "7 init\n42 worker\n", 17);
+	section(KTF_TASKS, 0, 0, "7 init\n42 worker\n99 live\n", 25);
+	/* The kernel's saved comms: after the trace's names, before the tasks. */
+	section(KTF_COMMS, 0, 0, "42 stale\n99 saved\n", 18);
 	section(KTF_UNAME, 0, 0, "Linux synthetic\n", 16);
 	fclose(trace);
 	fclose(expect);
