@@ -21,6 +21,15 @@ sh -c "exec sleep 60 3</dev/zero 4>$TMP/file" &
 SLEEPER=$!
 sleep 0.2
 
+# only_in A B: the lines of A that are not in B; in_both A B: those that
+# are (busybox has no comm(1)).
+only_in() {
+	awk 'FILENAME == ARGV[1] { b[$0] = 1; next } !($0 in b)' "$2" "$1"
+}
+in_both() {
+	awk 'FILENAME == ARGV[1] { b[$0] = 1; next } $0 in b' "$2" "$1"
+}
+
 # The processes before and after the statedump: those alive throughout.
 ls /proc | grep -E '^[0-9]+$' | sort -n >"$TMP/before"
 echo 0 >"$KT/events/enable"
@@ -29,22 +38,25 @@ echo 1 >"$KT/enable"
 echo 0 >"$KT/enable"
 timeout 5 cat "$KT/ascii" >"$TMP/out"
 ls /proc | grep -E '^[0-9]+$' | sort -n >"$TMP/after"
-comm -12 "$TMP/before" "$TMP/after" >"$TMP/alive"
+in_both "$TMP/before" "$TMP/after" >"$TMP/alive"
 
 # field LINE KEY: a key=value of an ascii line, quotes removed.
 sd() { grep " statedump:$1 " "$TMP/out"; }
 val() { sed -n "s/.* $1=\"\{0,1\}\([^\" ]*\)\"\{0,1\}\( .*\)\{0,1\}$/\1/p"; }
 
-# Tasks: "pid tgid ppid comm" from the trace and from /proc.
+# Tasks: "pid ppid comm" from the trace and from /proc.  /proc shows the
+# full name of a kernel thread and a kworker's workqueue after a '-': the
+# trace has the task's comm, at most 15 bytes.
 sd task | awk '{ for (i = 5; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
-	print v["pid"], v["ppid"], v["comm"] }' | tr -d '"' | sort -n >"$TMP/sd_tasks"
+	print v["pid"], v["ppid"], v["comm"] }' | tr -d '"' |
+	sed 's/ \(kworker[^-]*\)-.*/ \1/' | sort -n >"$TMP/sd_tasks"
 while read -r p; do
 	[ -r "/proc/$p/stat" ] || continue
 	ppid=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "/proc/$p/stat")
-	printf '%s %s %s\n' "$p" "$ppid" "$(tr ' ' '_' <"/proc/$p/comm")"
+	printf '%s %s %s\n' "$p" "$ppid" "$(cut -c 1-15 "/proc/$p/comm" | tr ' ' '_')"
 done <"$TMP/alive" | sed 's/ \(kworker[^-]*\)-.*/ \1/' | sort -n >"$TMP/proc_tasks"
 check "every process of /proc is dumped with its parent and name" \
-	"$(comm -23 "$TMP/proc_tasks" "$TMP/sd_tasks" | head -n 3 | tr '\n' ';')" ""
+	"$(only_in "$TMP/proc_tasks" "$TMP/sd_tasks" | head -n 3 | tr '\n' ';')" ""
 check "init is pid 1, child of 0" "$(grep '^1 ' "$TMP/sd_tasks" | cut -d' ' -f2)" 0
 check "kernel threads are marked (kthreadd)" \
 	"$(sd task | grep ' pid=2 ' | val kthread)" 1
@@ -81,7 +93,7 @@ awk '$1 ~ /^[0-9]+:$/ { sub(":", "", $1); n = split($NF, a, ","); print $1, a[1]
 sd irq | awk '{ split($5, a, "="); sub("name=", "", $7); gsub("\"", "", $7); print a[2], $7 }' |
 	sort >"$TMP/sd_irqs"
 check "every IRQ of /proc/interrupts is dumped with its handler's name" \
-	"$(comm -23 "$TMP/proc_irqs" "$TMP/sd_irqs" | tr '\n' ';')" ""
+	"$(only_in "$TMP/proc_irqs" "$TMP/sd_irqs" | tr '\n' ';')" ""
 
 # Block devices and interfaces.
 for d in /sys/class/block/*; do
