@@ -20,6 +20,7 @@
  *   # echo "before the upgrade" > /sys/kernel/debug/ktrace/mark
  *   # echo "oom delay=100" > /sys/kernel/debug/ktrace/triggers
  *   # cat /sys/kernel/debug/ktrace/stats
+ *   state tracing
  *   cpu0 high events=1200 bytes=9612 dropped=0 overwritten=0 timestamps=3 subbufs=0
  *   ...
  *   metadata records=412 failed=0 incomplete=0
@@ -107,11 +108,16 @@ static ssize_t enable_read(struct file *file, char __user *ubuf, size_t cnt,
 	char buf[3];
 	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%d\n", ktrace_is_enabled());
+	/* 0 while frozen: nothing is being recorded, and writes act as stopped. */
+	len = scnprintf(buf, sizeof(buf), "%d\n",
+			ktrace_get_state() == KTRACE_STATE_TRACING);
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
 }
 
-/* "1" starts tracing, "0" stops it; anything else is -EINVAL. */
+/*
+ * "1" starts tracing, "0" stops it; anything else is -EINVAL.  A trace a
+ * trigger froze is stopped first, so "1" starts a new one.
+ */
 static ssize_t enable_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
 {
@@ -213,9 +219,9 @@ static const struct file_operations buffer_size_kb_fops = {
 };
 
 /*
- * One line per CPU and allocated channel, then the metadata of the last
- * start: its records, those not written, and how many starts missed some;
- * then the names: the saved comms' slots, those in use and the saves
+ * The state, then one line per CPU and allocated channel, then the
+ * metadata of the last start: its records, those not written, and how
+ * many starts missed some; then the names: the saved comms' slots, those in use and the saves
  * missed, and the records the last statedump lost.
  */
 static int stats_show(struct seq_file *m, void *v)
@@ -226,6 +232,7 @@ static int stats_show(struct seq_file *m, void *v)
 	unsigned long incomplete;
 	pid_t pid;
 
+	seq_printf(m, "state %s\n", ktrace_state_name(ktrace_get_state()));
 	for_each_possible_cpu(cpu) {
 		for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 			if (!ktrace_channel_stats(ch, cpu, &st))

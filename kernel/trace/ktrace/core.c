@@ -40,25 +40,36 @@
  * the allocation of the channels.
  */
 DEFINE_MUTEX(ktrace_mutex);
+EXPORT_SYMBOL_IF_KUNIT(ktrace_mutex);
 /*
  * The writers' gate: written under ktrace_mutex, and cleared without it by
  * ktrace_freeze(); writers read it locklessly with READ_ONCE().
  */
 bool ktrace_tracing;
 /*
- * Written under ktrace_mutex, read locklessly by the statedump: started and
- * not stopped yet.  A trace frozen by a trigger is still running, its gate
- * closed, until ktrace_stop_frozen() stops it: the buffers must not be
- * freed or resized in between.
+ * Written under ktrace_mutex, read locklessly by the statedump and
+ * ktrace_is_running(): started and not stopped yet.  A trace frozen by a
+ * trigger is still running, its gate closed, until it is stopped
+ * (ktrace_stop_frozen(), or any write to enable, mode or buffer_size_kb):
+ * the buffers must not be freed or resized in between.
  */
 static bool ktrace_running;
-/* Set by ktrace_freeze(), cleared at a start: keeps the gate closed. */
+/*
+ * Set by ktrace_freeze() from any context, cleared at a start under
+ * ktrace_mutex: keeps the gate closed.
+ */
 static bool ktrace_frozen;
 /* Under ktrace_mutex, read locklessly: which trace a freeze belongs to. */
 static unsigned long ktrace_generation;
 /* Under ktrace_mutex. */
 static enum ktrace_trace_mode ktrace_mode = KTRACE_TRACE_HYBRID;
 static unsigned long ktrace_buffer_kb = KTRACE_BUFFER_KB_DEFAULT;
+
+static const char * const ktrace_state_names[KTRACE_NR_STATES] = {
+	[KTRACE_STATE_STOPPED] = "stopped",
+	[KTRACE_STATE_TRACING] = "tracing",
+	[KTRACE_STATE_FROZEN] = "frozen",
+};
 
 static const char * const ktrace_mode_names[KTRACE_NR_TRACE_MODES] = {
 	[KTRACE_TRACE_DROP] = "drop",
@@ -329,12 +340,44 @@ out:
 /**
  * ktrace_is_enabled() - tell whether ktrace is tracing
  *
- * Return: true between a start and the next stop.
+ * Return: true between a start and the next stop or freeze.
  */
 bool ktrace_is_enabled(void)
 {
 	return READ_ONCE(ktrace_tracing);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_is_enabled);
+
+/**
+ * ktrace_is_running() - tell whether a trace is started and not stopped
+ *
+ * Any context; a hint only, unless ktrace_mutex is held.
+ *
+ * Return: true from a start to the next stop, frozen or not.
+ */
+bool ktrace_is_running(void)
+{
+	return READ_ONCE(ktrace_running);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_is_running);
+
+/**
+ * ktrace_get_state() - what the enable file and the stats tell
+ *
+ * Any context.  A trace whose writers are held for a moment while the
+ * trace clock changes is tracing.
+ *
+ * Return: %KTRACE_STATE_FROZEN from a trigger's freeze to the stop that
+ * follows it, else %KTRACE_STATE_TRACING from a start to the next stop,
+ * else %KTRACE_STATE_STOPPED.
+ */
+enum ktrace_state ktrace_get_state(void)
+{
+	if (!READ_ONCE(ktrace_running))
+		return KTRACE_STATE_STOPPED;
+	return READ_ONCE(ktrace_frozen) ? KTRACE_STATE_FROZEN : KTRACE_STATE_TRACING;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_get_state);
 
 /*
  * Called after every start, once ktrace_mutex is released: the statedump.
@@ -366,6 +409,19 @@ static void __ktrace_stop(void)
 	WRITE_ONCE(ktrace_running, false);
 }
 
+/*
+ * Under ktrace_mutex: a trace a trigger froze reads as stopped (enable
+ * reads 0), so every control write treats it as stopped: it finishes the
+ * stop the trigger's work would have made, before acting.  The work then
+ * finds the trace stopped and does nothing.
+ */
+static void ktrace_stop_if_frozen(void)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	if (ktrace_running && READ_ONCE(ktrace_frozen))
+		__ktrace_stop();
+}
+
 /**
  * ktrace_set_enabled() - start or stop tracing
  * @on: true to start, false to stop
@@ -375,7 +431,9 @@ static void __ktrace_stop(void)
  * done, which they do without ktrace_mutex.  Stopping waits for the
  * writers still inside the write path, then makes everything written
  * readable; a statedump still running stops at its next step.  Starting
- * an enabled tracer or stopping a stopped one changes nothing.
+ * an enabled tracer or stopping a stopped one changes nothing.  A trace
+ * a trigger froze is stopped first, as the trigger asked: starting it
+ * starts a new trace, as after any stop.
  *
  * Return: 0 on success, -ENOMEM if the buffers cannot be allocated.
  */
@@ -386,6 +444,7 @@ int ktrace_set_enabled(bool on)
 	int ret = 0;
 
 	mutex_lock(&ktrace_mutex);
+	ktrace_stop_if_frozen();
 	if (on == ktrace_running)
 		goto out;
 	if (on) {
@@ -399,6 +458,8 @@ int ktrace_set_enabled(bool on)
 			WRITE_ONCE(ktrace_frozen, false);
 			WRITE_ONCE(ktrace_running, true);
 			ktrace_comms_reset();
+			/* Before the gate opens: nothing of this trace fired yet. */
+			ktrace_triggers_start();
 			ktrace_start_writers();
 			started = true;
 		}
@@ -411,6 +472,7 @@ out:
 		blocking_notifier_call_chain(&ktrace_start_chain, gen, NULL);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_set_enabled);
 
 /**
  * ktrace_start_current() - tell whether a trace still takes its statedump
@@ -438,6 +500,7 @@ unsigned long ktrace_generation_read(void)
 {
 	return READ_ONCE(ktrace_generation);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_generation_read);
 
 /**
  * ktrace_freeze() - close the writers' gate now
@@ -453,6 +516,7 @@ void ktrace_freeze(void)
 	WRITE_ONCE(ktrace_frozen, true);
 	WRITE_ONCE(ktrace_tracing, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_freeze);
 
 /**
  * ktrace_stop_frozen() - stop the trace a trigger froze
@@ -476,6 +540,18 @@ bool ktrace_stop_frozen(unsigned long gen)
 	mutex_unlock(&ktrace_mutex);
 	return stopped;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_stop_frozen);
+
+/**
+ * ktrace_state_name() - the name of a state
+ * @state: the state
+ *
+ * Return: "stopped", "tracing" or "frozen".
+ */
+const char *ktrace_state_name(enum ktrace_state state)
+{
+	return ktrace_state_names[state];
+}
 
 /**
  * ktrace_mode_name() - the name of a mode
@@ -495,13 +571,15 @@ const char *ktrace_mode_name(enum ktrace_trace_mode mode)
  * A new mode starts a new trace: the buffers are freed, and allocated
  * empty, with their counters at zero, at the next start.
  *
- * Return: 0, or -EBUSY while tracing.
+ * Return: 0, or -EBUSY while tracing (a trace a trigger froze is stopped
+ * first, as writing 0 to enable does).
  */
 int ktrace_set_mode(enum ktrace_trace_mode mode)
 {
 	int ret = 0;
 
 	mutex_lock(&ktrace_mutex);
+	ktrace_stop_if_frozen();
 	if (ktrace_running) {
 		ret = -EBUSY;
 	} else if (mode != ktrace_mode) {
@@ -511,6 +589,7 @@ int ktrace_set_mode(enum ktrace_trace_mode mode)
 	mutex_unlock(&ktrace_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_set_mode);
 
 /**
  * ktrace_get_mode() - the current mode
@@ -521,6 +600,7 @@ enum ktrace_trace_mode ktrace_get_mode(void)
 {
 	return READ_ONCE(ktrace_mode);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_get_mode);
 
 /**
  * ktrace_set_buffer_size_kb() - size the high-rate channel
@@ -530,7 +610,7 @@ enum ktrace_trace_mode ktrace_get_mode(void)
  * empty, with their counters at zero, at the next start.
  *
  * Return: 0, -EINVAL outside %KTRACE_BUFFER_KB_MIN..%KTRACE_BUFFER_KB_MAX,
- * or -EBUSY while tracing.
+ * or -EBUSY while tracing (a trace a trigger froze is stopped first).
  */
 int ktrace_set_buffer_size_kb(unsigned long kb)
 {
@@ -540,6 +620,7 @@ int ktrace_set_buffer_size_kb(unsigned long kb)
 		return -EINVAL;
 	kb = roundup_pow_of_two(kb);
 	mutex_lock(&ktrace_mutex);
+	ktrace_stop_if_frozen();
 	if (ktrace_running) {
 		ret = -EBUSY;
 	} else if (kb != ktrace_buffer_kb) {
@@ -549,6 +630,7 @@ int ktrace_set_buffer_size_kb(unsigned long kb)
 	mutex_unlock(&ktrace_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_set_buffer_size_kb);
 
 /**
  * ktrace_get_buffer_size_kb() - the size of the high-rate channel
@@ -559,6 +641,7 @@ unsigned long ktrace_get_buffer_size_kb(void)
 {
 	return READ_ONCE(ktrace_buffer_kb);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_get_buffer_size_kb);
 
 /**
  * ktrace_mark() - write a user annotation into the trace

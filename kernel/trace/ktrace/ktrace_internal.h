@@ -96,6 +96,14 @@ enum ktrace_trace_mode {
 extern struct mutex ktrace_mutex;
 extern bool ktrace_tracing;
 
+/* What enable reads and the stats file's state line tells. */
+enum ktrace_state {
+	KTRACE_STATE_STOPPED,	/* enable reads 0 */
+	KTRACE_STATE_TRACING,	/* enable reads 1 */
+	KTRACE_STATE_FROZEN,	/* enable reads 0: a trigger froze it, its stop is pending */
+	KTRACE_NR_STATES,
+};
+
 /* core.c: the state, changed under ktrace_mutex. */
 int ktrace_set_enabled(bool on);
 int ktrace_set_mode(enum ktrace_trace_mode mode);
@@ -108,6 +116,9 @@ struct notifier_block;
 int ktrace_register_start_notifier(struct notifier_block *nb);
 unsigned long ktrace_generation_read(void);
 bool ktrace_start_current(unsigned long gen);
+bool ktrace_is_running(void);
+enum ktrace_state ktrace_get_state(void);
+const char *ktrace_state_name(enum ktrace_state state);
 void ktrace_freeze(void);
 bool ktrace_stop_frozen(unsigned long gen);
 u64 ktrace_clock_delta_ns(u64 units);
@@ -132,6 +143,7 @@ unsigned long ktrace_statedump_dropped(void);
 #define KTRACE_TRIGGER_SPEC_MAX		128
 #define KTRACE_TRIGGER_REASON_MAX	128
 int ktrace_trigger_write(char *spec);
+void ktrace_triggers_start(void);
 struct seq_file;
 struct wait_queue_head;
 void ktrace_triggers_show(struct seq_file *m);

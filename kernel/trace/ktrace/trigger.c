@@ -456,13 +456,20 @@ static const char *ktrace_stop_trigger;
 static void ktrace_trigger_stop_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ktrace_stop_work, ktrace_trigger_stop_fn);
 
-/* From any context: wake trigger_pipe readers, queue the stop. */
+/*
+ * From any context: wake trigger_pipe readers, queue the stop.  The stop
+ * work may still be pending for an earlier trace (a delay= of up to ten
+ * minutes, then a stop and a start): queue_delayed_work() would leave it
+ * at its old time, and this trace frozen until then.  mod_delayed_work()
+ * sets the time of this request; the work stops whichever trace claimed
+ * ktrace_stop_gen last, this one.
+ */
 static void ktrace_trigger_irq_work_fn(struct irq_work *work)
 {
 	wake_up_interruptible(&ktrace_pipe_wait);
 	if (atomic_xchg(&ktrace_stop_requested, 0))
-		queue_delayed_work(system_unbound_wq, &ktrace_stop_work,
-				   msecs_to_jiffies(READ_ONCE(ktrace_stop_delay_ms)));
+		mod_delayed_work(system_unbound_wq, &ktrace_stop_work,
+				 msecs_to_jiffies(READ_ONCE(ktrace_stop_delay_ms)));
 }
 
 static DEFINE_IRQ_WORK(ktrace_trigger_irq_work, ktrace_trigger_irq_work_fn);
@@ -815,6 +822,26 @@ int ktrace_trigger_write(char *s)
 out:
 	mutex_unlock(&ktrace_trigger_lock);
 	return ret;
+}
+
+/**
+ * ktrace_triggers_start() - a new trace is starting
+ *
+ * Called by ktrace_set_enabled() with ktrace_mutex held, before the
+ * writers' gate opens, so that no trigger of the new trace fired yet.
+ * Cancels the stop work an earlier trace's trigger queued: it would find
+ * that trace stopped already, but a delay= keeps it pending for up to
+ * ten minutes.
+ */
+void ktrace_triggers_start(void)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	/*
+	 * Not the _sync variant: the work takes ktrace_mutex.  Running
+	 * already, it read the generation of an earlier trace, and
+	 * ktrace_stop_frozen() finds it ended.
+	 */
+	cancel_delayed_work(&ktrace_stop_work);
 }
 
 /**

@@ -4,9 +4,14 @@
  * errno of each kind of bad one), the listing of a spec as a spec that
  * parses back to the same trigger, and the latency matcher with a
  * simulated clock: pairs under and over the threshold, timeouts, pairs
- * of an earlier trace, a full table, restarts and forgotten pairs.
+ * of an earlier trace, a full table, restarts and forgotten pairs.  Then,
+ * on the real tracer (skipped if a trace runs): what writes do to a trace
+ * a trigger froze, and a stop across traces.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/ktrace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -276,6 +281,106 @@ static void lat_forget_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 77, 99999, 0, &elapsed, &info));
 }
 
+/* A trigger, as armed by a write of @spec, but not published. */
+static struct ktrace_trigger *new_trigger(struct kunit *test, const char *spec)
+{
+	struct ktrace_trigger *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	char *s = kunit_kstrdup(test, spec, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_EQ(test, ktrace_trigger_parse(s, &t->spec), 0);
+	return t;
+}
+
+/* The tests start and stop the tracer: not while a trace of the user runs. */
+static int tracer_init(struct kunit *test)
+{
+	if (ktrace_is_running())
+		kunit_skip(test, "a trace is running");
+	test->priv = test;
+	return 0;
+}
+
+static void tracer_exit(struct kunit *test)
+{
+	if (test->priv)
+		ktrace_set_enabled(false);
+}
+
+/*
+ * A trace a trigger froze reads as stopped, and every write treats it so:
+ * it is stopped first, then the write acts as on a stopped trace.
+ */
+static void frozen_writes_test(struct kunit *test)
+{
+	enum ktrace_trace_mode mode = ktrace_get_mode();
+	unsigned long kb = ktrace_get_buffer_size_kb();
+	unsigned long gen;
+
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_TRACING);
+	ktrace_freeze();
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_FROZEN);
+	KUNIT_EXPECT_FALSE(test, ktrace_is_enabled());
+	KUNIT_EXPECT_TRUE(test, ktrace_is_running());
+	/* Writing 1: a new trace, which the old trace's stop leaves alone. */
+	gen = ktrace_generation_read();
+	KUNIT_EXPECT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_TRACING);
+	KUNIT_EXPECT_TRUE(test, ktrace_is_enabled());
+	KUNIT_EXPECT_NE(test, ktrace_generation_read(), gen);
+	KUNIT_EXPECT_FALSE(test, ktrace_stop_frozen(gen));
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_TRACING);
+	/* mode and buffer_size_kb: EBUSY while tracing, not while frozen. */
+	KUNIT_EXPECT_EQ(test, ktrace_set_mode(mode), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ktrace_set_buffer_size_kb(kb), -EBUSY);
+	ktrace_freeze();
+	KUNIT_EXPECT_EQ(test, ktrace_set_mode(mode), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_STOPPED);
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	ktrace_freeze();
+	KUNIT_EXPECT_EQ(test, ktrace_set_buffer_size_kb(kb), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_STOPPED);
+	/* Writing 0 stops it too. */
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	ktrace_freeze();
+	KUNIT_EXPECT_EQ(test, ktrace_set_enabled(false), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_STOPPED);
+}
+
+/* Until @state, 2 s at most. */
+static bool wait_state(enum ktrace_state state)
+{
+	int i;
+
+	for (i = 0; i < 100 && ktrace_get_state() != state; i++)
+		msleep(20);
+	return ktrace_get_state() == state;
+}
+
+/*
+ * A delay= stop still pending when its trace was stopped and another
+ * started does not hold back the stop of the new trace's trigger.
+ */
+static void stop_across_traces_test(struct kunit *test)
+{
+	struct ktrace_trigger *slow = new_trigger(test, "user delay=600000");
+	struct ktrace_trigger *now = new_trigger(test, "user");
+	struct ktrace_trigger_cause c = { .reason = "kunit" };
+
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_ASSERT_EQ(test, ktrace_trigger_fire(slow, &c), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&slow->fired), 1);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_TRACING);
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(false), 0);
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_ASSERT_EQ(test, ktrace_trigger_fire(now, &c), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&now->fired), 1);
+	KUNIT_EXPECT_TRUE(test, wait_state(KTRACE_STATE_STOPPED));
+}
+
 static struct kunit_case trigger_cases[] = {
 	KUNIT_CASE_PARAM(trigger_parse_test, parse_gen_params),
 	KUNIT_CASE(trigger_format_test),
@@ -293,7 +398,20 @@ static struct kunit_suite trigger_suite = {
 	.test_cases = trigger_cases,
 };
 
-kunit_test_suite(trigger_suite);
+static struct kunit_case trigger_tracer_cases[] = {
+	KUNIT_CASE(frozen_writes_test),
+	KUNIT_CASE(stop_across_traces_test),
+	{}
+};
+
+static struct kunit_suite trigger_tracer_suite = {
+	.name = "ktrace_trigger_tracer",
+	.init = tracer_init,
+	.exit = tracer_exit,
+	.test_cases = trigger_tracer_cases,
+};
+
+kunit_test_suites(&trigger_suite, &trigger_tracer_suite);
 
 MODULE_DESCRIPTION("KUnit tests for ktrace triggers");
 MODULE_LICENSE("GPL");

@@ -12,7 +12,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 71
+ktap_set_plan 78
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -237,6 +237,56 @@ late=$(awk '/ ktrace:trigger /{t = $1; next} t && / test:tick / && $1 > t + 0.00
 check "delay=0: no event more than 2 ms after the trigger record" "$late" 0
 has "delay=0: ticks before it" "$TMP/out" " test:tick "
 echo "$old_tick" >$P/tick_us
+pipe
+
+# --- a stop across traces --------------------------------------------------
+# A delay= stop still pending when its trace is stopped and another
+# started must not hold back the stop of the new trace's trigger.
+stops() { dmesg | grep -c 'ktrace: trigger user: trace frozen .* and stopped'; }
+state() { awk '$1 == "state" { print $2 }' "$KT/stats"; }
+# wait_state STATE: until the stats file tells STATE, 5 s at most.
+wait_state() {
+	for _ in $(seq 50); do
+		[ "$(state)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+echo '!user' >"$KT/triggers"
+echo 'user delay=600000' >"$KT/triggers"
+start overwrite
+echo "long delay" >"$KT/trigger"
+check "delay=600000: tracing goes on after the cause" "$(cat "$KT/enable"):$(state)" \
+	"1:tracing"
+echo 0 >"$KT/enable"
+echo '!user' >"$KT/triggers"
+echo user >"$KT/triggers"
+nstops=$(stops)
+echo 1 >"$KT/enable"
+echo "no delay" >"$KT/trigger"
+wait_state stopped
+check "a stop pending from the previous trace: the new delay=0 trigger stops the trace" \
+	"$(cat "$KT/enable"):$(state)" "0:stopped"
+check "its stop work ran and logged the stop" "$(stops)" $((nstops + 1))
+check "the stopped trace takes a mode" "$(wr "$KT/mode" drop)" "ok 4"
+echo overwrite >"$KT/mode"
+# Writing 1 right after a delay=0 firing, whether its stop work ran yet
+# or not (a frozen trace reads 0 and is stopped first): a new trace.
+echo 1 >"$KT/enable"
+echo "again" >"$KT/trigger"
+echo 1 >"$KT/enable"
+check "writing 1 just after a firing starts a new trace" "$(cat "$KT/enable"):$(state)" \
+	"1:tracing"
+echo "after the restart" >"$KT/mark"
+echo "third" >"$KT/trigger"
+wait_state stopped
+check "the new trace records and fires again" \
+	"$(grep -c '^user count=1 delay=0 action=stop hits=3 fired=3$' "$KT/triggers")" 1
+ascii restart-frozen
+check "the mark after the restart is in the trace, before the third firing" \
+	"$(awk '/ ktrace:trigger .*reason="third"$/ { print m + 0; exit }
+		/text="after the restart"$/ { m++ }' "$TMP/out")" 1
+echo '!user' >"$KT/triggers"
 pipe
 
 # --- action=mark -----------------------------------------------------------
