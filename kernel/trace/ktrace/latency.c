@@ -172,6 +172,42 @@ bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
 EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_end);
 
 /**
+ * ktrace_lat_move() - give a pair in flight another key
+ * @l: the matcher
+ * @from: its key, as given to ktrace_lat_begin()
+ * @to: its new key
+ *
+ * The pair keeps its beginning and its info; one that @to had is
+ * replaced.
+ *
+ * Return: true if @from was in flight.
+ */
+bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to)
+{
+	struct ktrace_lat_slot *s;
+	unsigned int i;
+	u64 start;
+	u32 info;
+
+	from |= KTRACE_LAT_USED;
+	for (i = 0; i < KTRACE_LAT_PROBES; i++) {
+		s = ktrace_lat_slot(l, from, i);
+		if (READ_ONCE(s->key) != from)
+			continue;
+		/* Pairs with the release store of the beginning: its info is set. */
+		start = smp_load_acquire(&s->start);
+		if (!ktrace_lat_claim(s, start))
+			continue;
+		info = READ_ONCE(s->info);
+		ktrace_lat_free(s);
+		ktrace_lat_begin(l, to, start, info, true);
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_move);
+
+/**
  * ktrace_lat_forget() - a pair will never end (its task exited)
  * @l: the matcher
  * @key: as given to ktrace_lat_begin()
@@ -427,6 +463,19 @@ static void ktrace_lat_task_exit(void *data, struct task_struct *p)
 	ktrace_lat_forget(data, p->pid);
 }
 
+/*
+ * A thread other than the leader that calls execve() takes the leader's
+ * pid in de_thread() (the leader has exited, and forgotten its own pair):
+ * its execve() returns under another pid than it entered with.  The pair
+ * follows it, so that the exit ends it rather than leaving it to time out.
+ */
+static void ktrace_lat_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	if (p->pid != old_pid)
+		ktrace_lat_move(data, old_pid, p->pid);
+}
+
 static int ktrace_lat_syscall(struct ktrace_latency *l, bool on)
 {
 	int ret;
@@ -445,8 +494,14 @@ static int ktrace_lat_syscall(struct ktrace_latency *l, bool on)
 						     KTRACE_TRIGGER_PRIO);
 	if (ret)
 		goto exit;
+	ret = register_trace_prio_sched_process_exec(ktrace_lat_exec, l,
+						     KTRACE_TRIGGER_PRIO);
+	if (ret)
+		goto task_exit;
 	return 0;
 off:
+	unregister_trace_sched_process_exec(ktrace_lat_exec, l);
+task_exit:
 	unregister_trace_sched_process_exit(ktrace_lat_task_exit, l);
 exit:
 	unregister_trace_sys_exit(ktrace_lat_sys_exit, l);

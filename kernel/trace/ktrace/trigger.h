@@ -163,6 +163,7 @@ bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
 bool ktrace_lat_expired(struct ktrace_latency *l, u64 now, u64 since,
 			u64 *key, u64 *elapsed, u32 *info);
 void ktrace_lat_forget(struct ktrace_latency *l, u64 key);
+bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to);
 int ktrace_latency_arm(struct ktrace_trigger *t);
 void ktrace_latency_disarm(struct ktrace_trigger *t);
 

@@ -4,9 +4,9 @@
  * errno of each kind of bad one), the listing of a spec as a spec that
  * parses back to the same trigger, and the latency matcher with a
  * simulated clock: pairs under and over the threshold, timeouts, pairs
- * of an earlier trace, a full table, restarts and forgotten pairs.  Then,
- * on the real tracer (skipped if a trace runs): what writes do to a trace
- * a trigger froze, and a stop across traces.
+ * of an earlier trace, a full table, restarts, forgotten pairs and pairs
+ * that change key.  Then, on the real tracer (skipped if a trace runs):
+ * what writes do to a trace a trigger froze, and a stop across traces.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -281,6 +281,31 @@ static void lat_forget_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 77, 99999, 0, &elapsed, &info));
 }
 
+static void lat_move_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	u64 key, elapsed;
+	u32 info;
+
+	/* A thread's execve(): it enters as tid 300, returns as pid 200. */
+	ktrace_lat_begin(l, 300, 1000, 59, true);
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_move(l, 300, 200));
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 300, 1050, 0, &elapsed, &info));
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 200, 1050, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, elapsed, 50);
+	KUNIT_EXPECT_EQ(test, info, 59);
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 99999, 0, &key, &elapsed, &info));
+	/* It keeps its beginning: over the threshold, it fires. */
+	ktrace_lat_begin(l, 301, 1000, 59, true);
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_move(l, 301, 201));
+	KUNIT_ASSERT_TRUE(test, ktrace_lat_expired(l, 1200, 0, &key, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, key, 201);
+	KUNIT_EXPECT_EQ(test, elapsed, 200);
+	/* Nothing in flight: nothing moves. */
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_move(l, 302, 202));
+	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 202, 1300, 0, &elapsed, &info));
+}
+
 /* A trigger, as armed by a write of @spec, but not published. */
 static struct ktrace_trigger *new_trigger(struct kunit *test, const char *spec)
 {
@@ -390,6 +415,7 @@ static struct kunit_case trigger_cases[] = {
 	KUNIT_CASE(lat_since_test),
 	KUNIT_CASE(lat_full_test),
 	KUNIT_CASE(lat_forget_test),
+	KUNIT_CASE(lat_move_test),
 	{}
 };
 

@@ -8,6 +8,12 @@
  *                              waits to run
  *   ktrace_lat loop N          N getppid(2) calls, for make bench: prints
  *                              "ns_per_call T", the mean time of one
+ *   ktrace_lat texec           a thread other than the leader execve()s
+ *                              this program again with "sleep 0": prints
+ *                              "nr N pid P tid T" (execve's number, the
+ *                              leader, the thread) before, and the sleep's
+ *                              line after, whose pid is P: the thread took
+ *                              the leader's pid
  *
  * Prints "nr N pid P" (sleep: the system call number and the caller's
  * tid) or "pid P" (starve: the tid of the thread kept waiting), before
@@ -92,6 +98,31 @@ static int starve(void)
 	return 0;
 }
 
+/* The thread that execs: the leader waits in pthread_join() meanwhile. */
+static void *execer(void *arg)
+{
+	char *const args[] = { "ktrace_lat", "sleep", "0", NULL };
+
+	printf("nr %d pid %ld tid %ld\n", SYS_execve, (long)getpid(),
+	       (long)syscall(SYS_gettid));
+	fflush(stdout);
+	execv("/proc/self/exe", args);
+	perror("execv");
+	exit(1);
+}
+
+static int texec(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, execer, NULL)) {
+		fprintf(stderr, "pthread_create failed\n");
+		return 1;
+	}
+	pthread_join(t, NULL);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec ts;
@@ -122,6 +153,8 @@ int main(int argc, char **argv)
 		printf("ns_per_call %.1f\n", n > 0 ? (now_ms() - t0) * 1e6 / n : 0.0);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s sleep MS | starve CPU MS | loop N\n", argv[0]);
+	if (argc == 2 && !strcmp(argv[1], "texec"))
+		return texec();
+	fprintf(stderr, "usage: %s sleep MS | starve CPU MS | loop N | texec\n", argv[0]);
 	return 2;
 }

@@ -12,7 +12,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 78
+ktap_set_plan 80
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -396,6 +396,23 @@ in_range "latency:syscall: the value is over the threshold, at most the sleep" \
 	"$(sed -n 's/.* latency:syscall .* value=\([0-9]*\) .*/\1/p' "$TMP/pipe")" \
 	50000000 400000000
 echo '!latency:syscall' >"$KT/triggers"
+
+# A thread other than the leader that execs takes the leader's pid: its
+# execve() ends under another pid than it began with, in well under T.
+# execve()'s number, from a run with nothing armed.
+NR_EXECVE=$("$DIR"/ktrace_lat texec | awk 'NR == 1 { print $2 }')
+echo "latency:syscall>100ms nr=$NR_EXECVE" >"$KT/triggers"
+start overwrite
+"$DIR"/ktrace_lat texec >"$TMP/texec"
+sleep 0.5
+ktap_print_msg "texec: $(tr '\n' ' ' <"$TMP/texec")"
+check "texec: the execve()ing thread took the leader's pid" \
+	"$(awk 'NR == 1 { p = $4 } NR == 2 { print ($4 == p) ? "ok" : $0 }' "$TMP/texec")" ok
+fired=$(sed -n 's/^latency:syscall.* fired=\([0-9]*\) .*/\1/p' "$KT/triggers")
+check "latency:syscall: a thread's execve() does not fire after T" \
+	"$(cat "$KT/enable"):$fired" "1:0"
+echo '!latency:syscall' >"$KT/triggers"
+pipe
 
 # --- latency:wakeup --------------------------------------------------------
 # action=mark: other tasks woken on the starved CPU fire too.
