@@ -47,6 +47,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/syscall.h>
 #include <trace/events/block.h>
@@ -573,6 +574,32 @@ static void ktrace_lat_scan(struct timer_list *timer)
 }
 
 /**
+ * ktrace_lat_hook() - register or unregister the probes of a matcher
+ * @l: the matcher, its trigger set
+ * @on: true to register
+ *
+ * Return: 0, or the error of a registration; the probes registered
+ * before it are unregistered then, but may still be running.
+ */
+VISIBLE_IF_KUNIT int ktrace_lat_hook(struct ktrace_latency *l, bool on)
+{
+	/* The tests make a registration fail while a probe runs. */
+	KUNIT_STATIC_STUB_REDIRECT(ktrace_lat_hook, l, on);
+	return ktrace_lat_hooks[l->trigger->spec.lat](l, on);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_hook);
+
+/* The probes of a matcher are unregistered: wait for them, then free it. */
+static void ktrace_lat_free_matcher(struct ktrace_latency *l)
+{
+	/* A probe that found the matcher registered may still be using it. */
+	tracepoint_synchronize_unregister();
+	timer_shutdown_sync(&l->scan);
+	kvfree(l->slots);
+	kfree(l);
+}
+
+/**
  * ktrace_latency_arm() - set up the matcher of a latency trigger
  * @t: the trigger, not yet published
  *
@@ -597,19 +624,25 @@ int ktrace_latency_arm(struct ktrace_trigger *t)
 			     nsecs_to_jiffies(t->spec.threshold_ns));
 	l->trigger = t;
 	timer_setup(&l->scan, ktrace_lat_scan, 0);
-	ret = ktrace_lat_hooks[t->spec.lat](l, true);
-	if (ret)
-		goto free_slots;
+	ret = ktrace_lat_hook(l, true);
+	if (ret) {
+		/*
+		 * The probes registered before the one that failed were
+		 * unregistered, but may be running on other CPUs, on @l
+		 * and on @t, which the caller frees too.
+		 */
+		ktrace_lat_free_matcher(l);
+		return ret;
+	}
 	t->lat = l;
 	mod_timer(&l->scan, jiffies + l->scan_period);
 	return 0;
 
-free_slots:
-	kvfree(l->slots);
 free_l:
 	kfree(l);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_latency_arm);
 
 /**
  * ktrace_latency_disarm() - tear the matcher of a latency trigger down
@@ -622,10 +655,8 @@ void ktrace_latency_disarm(struct ktrace_trigger *t)
 {
 	struct ktrace_latency *l = t->lat;
 
-	ktrace_lat_hooks[t->spec.lat](l, false);
-	tracepoint_synchronize_unregister();
-	timer_shutdown_sync(&l->scan);
-	kvfree(l->slots);
-	kfree(l);
+	ktrace_lat_hook(l, false);
+	ktrace_lat_free_matcher(l);
 	t->lat = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_latency_disarm);

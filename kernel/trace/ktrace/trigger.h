@@ -164,6 +164,9 @@ bool ktrace_lat_expired(struct ktrace_latency *l, u64 now, u64 since,
 			u64 *key, u64 *elapsed, u32 *info);
 void ktrace_lat_forget(struct ktrace_latency *l, u64 key);
 bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to);
+#if IS_ENABLED(CONFIG_KUNIT)
+int ktrace_lat_hook(struct ktrace_latency *l, bool on);
+#endif
 int ktrace_latency_arm(struct ktrace_trigger *t);
 void ktrace_latency_disarm(struct ktrace_trigger *t);
 

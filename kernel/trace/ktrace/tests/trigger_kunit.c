@@ -6,11 +6,16 @@
  * simulated clock: pairs under and over the threshold, timeouts, pairs
  * of an earlier trace, a full table, restarts, forgotten pairs and pairs
  * that change key.  Then, on the real tracer (skipped if a trace runs):
- * what writes do to a trace a trigger froze, and a stop across traces.
+ * what writes do to a trace a trigger froze, a stop across traces, and
+ * a latency trigger whose arming fails while a probe runs.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/ktrace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -406,6 +411,63 @@ static void stop_across_traces_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wait_state(KTRACE_STATE_STOPPED));
 }
 
+/* A probe of the matcher, running while its registration fails. */
+static struct {
+	struct ktrace_latency *l;
+	struct completion entered;
+	atomic_t done;
+} slow_probe;
+
+/* As a tracepoint probe runs: preemption disabled, for 50 ms. */
+static int slow_probe_fn(void *unused)
+{
+	preempt_disable();
+	complete(&slow_probe.entered);
+	mdelay(50);
+	/* Freed already without a grace period: KASAN reports it here. */
+	atomic_set(&slow_probe.done, READ_ONCE(slow_probe.l->threshold) == 1000);
+	preempt_enable();
+	return 0;
+}
+
+/*
+ * The stub of ktrace_lat_hook(): a probe registered first runs, on
+ * another CPU, when the registration of the next fails.
+ */
+static int failing_hook(struct ktrace_latency *l, bool on)
+{
+	struct task_struct *k;
+	unsigned int cpu;
+
+	if (!on)
+		return 0;
+	slow_probe.l = l;
+	l->threshold = 1000;
+	k = kthread_create(slow_probe_fn, NULL, "ktrace_kunit_probe");
+	if (IS_ERR(k))
+		return PTR_ERR(k);
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu < nr_cpu_ids)
+		kthread_bind(k, cpu);
+	wake_up_process(k);
+	wait_for_completion(&slow_probe.entered);
+	return -EIO;
+}
+
+/* A failed arm frees the matcher once no probe can be using it. */
+static void lat_arm_failure_test(struct kunit *test)
+{
+	struct ktrace_trigger *t = new_trigger(test, "latency:irq>1ms");
+
+	init_completion(&slow_probe.entered);
+	atomic_set(&slow_probe.done, 0);
+	kunit_activate_static_stub(test, ktrace_lat_hook, failing_hook);
+	KUNIT_EXPECT_EQ(test, ktrace_latency_arm(t), -EIO);
+	KUNIT_EXPECT_NULL(test, t->lat);
+	/* Returned only once the probe was done with the matcher. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&slow_probe.done), 1);
+}
+
 static struct kunit_case trigger_cases[] = {
 	KUNIT_CASE_PARAM(trigger_parse_test, parse_gen_params),
 	KUNIT_CASE(trigger_format_test),
@@ -427,6 +489,7 @@ static struct kunit_suite trigger_suite = {
 static struct kunit_case trigger_tracer_cases[] = {
 	KUNIT_CASE(frozen_writes_test),
 	KUNIT_CASE(stop_across_traces_test),
+	KUNIT_CASE(lat_arm_failure_test),
 	{}
 };
 
