@@ -30,10 +30,12 @@
  * two slots.  An end that finds its slot still filling (a beginning and
  * end nanoseconds apart, on two CPUs) misses it; the slot then times out.
  *
- * A timer scans the table every threshold, but not more often than every
- * %KTRACE_LAT_SCAN_MIN_MS, and fires on pairs older than the threshold:
- * a request that never completes, a task that is never run.  Pairs begun
- * before the current trace started are dropped without firing.
+ * While a trace runs, a timer scans the table every threshold, but not
+ * more often than every %KTRACE_LAT_SCAN_MIN_MS, and fires on pairs older
+ * than the threshold: a request that never completes, a task that is
+ * never run.  Pairs begun before the current trace started are dropped
+ * without firing.  The timer stops with the trace and is started again
+ * with the next one.
  */
 #define pr_fmt(fmt) "ktrace: " fmt
 
@@ -559,7 +561,11 @@ static int (* const ktrace_lat_hooks[KTRACE_NR_LAT_KINDS])(struct ktrace_latency
 	[KTRACE_LAT_IRQ] = ktrace_lat_irq,
 };
 
-/* Every scan period: fire on the pairs whose end has not come. */
+/*
+ * Every scan period while a trace runs: fire on the pairs whose end has
+ * not come.  Once the trace is stopped, the timer is not queued again
+ * until ktrace_latency_start() at the next start.
+ */
 static void ktrace_lat_scan(struct timer_list *timer)
 {
 	struct ktrace_latency *l = from_timer(l, timer, scan);
@@ -570,8 +576,27 @@ static void ktrace_lat_scan(struct timer_list *timer)
 		while (ktrace_lat_expired(l, now, since, &key, &elapsed, &info))
 			ktrace_lat_fire(l, key, info, elapsed, NULL, true);
 	}
-	mod_timer(&l->scan, jiffies + l->scan_period);
+	/*
+	 * A start racing with this read queues the timer itself, after it
+	 * set ktrace_running: whichever wins, the timer stays queued.
+	 */
+	if (ktrace_is_running())
+		mod_timer(&l->scan, jiffies + l->scan_period);
 }
+
+/**
+ * ktrace_latency_start() - start the scan timer of a latency trigger
+ * @t: an armed latency trigger
+ *
+ * Called with ktrace_mutex held when a trace starts, or when the trigger
+ * is armed while one runs.
+ */
+void ktrace_latency_start(struct ktrace_trigger *t)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	mod_timer(&t->lat->scan, jiffies + t->lat->scan_period);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_latency_start);
 
 /**
  * ktrace_lat_hook() - register or unregister the probes of a matcher
@@ -602,6 +627,9 @@ static void ktrace_lat_free_matcher(struct ktrace_latency *l)
 /**
  * ktrace_latency_arm() - set up the matcher of a latency trigger
  * @t: the trigger, not yet published
+ *
+ * The scan timer is started by ktrace_latency_start(), once the trigger is
+ * published, if a trace runs.
  *
  * Return: 0, -ENOMEM, -EOPNOTSUPP if this kernel has no tracepoints for
  * that kind, or the error of a tracepoint registration.
@@ -635,7 +663,6 @@ int ktrace_latency_arm(struct ktrace_trigger *t)
 		return ret;
 	}
 	t->lat = l;
-	mod_timer(&l->scan, jiffies + l->scan_period);
 	return 0;
 
 free_l:

@@ -819,6 +819,17 @@ int ktrace_trigger_write(char *s)
 		goto out;
 	}
 	rcu_assign_pointer(ktrace_trigger_slots[slot], t);
+	if (t->lat) {
+		/*
+		 * Published first: a start either finds it (and starts its
+		 * timer) or comes after this, under ktrace_mutex, which
+		 * orders the two.
+		 */
+		mutex_lock(&ktrace_mutex);
+		if (ktrace_is_running())
+			ktrace_latency_start(t);
+		mutex_unlock(&ktrace_mutex);
+	}
 out:
 	mutex_unlock(&ktrace_trigger_lock);
 	return ret;
@@ -829,12 +840,16 @@ out:
  *
  * Called by ktrace_set_enabled() with ktrace_mutex held, before the
  * writers' gate opens, so that no trigger of the new trace fired yet.
- * Cancels the stop work an earlier trace's trigger queued: it would find
+ * Cancels the stop work an earlier trace's trigger queued (it would find
  * that trace stopped already, but a delay= keeps it pending for up to
- * ten minutes.
+ * ten minutes), and starts the scan timers of the armed latency triggers,
+ * which stop while not tracing.
  */
 void ktrace_triggers_start(void)
 {
+	struct ktrace_trigger *t;
+	unsigned int slot;
+
 	lockdep_assert_held(&ktrace_mutex);
 	/*
 	 * Not the _sync variant: the work takes ktrace_mutex.  Running
@@ -842,6 +857,19 @@ void ktrace_triggers_start(void)
 	 * ktrace_stop_frozen() finds it ended.
 	 */
 	cancel_delayed_work(&ktrace_stop_work);
+	/*
+	 * Under RCU rather than ktrace_trigger_lock, which is taken before
+	 * ktrace_mutex when arming.  A trigger published after this loop
+	 * starts its own timer (ktrace_latency_start()); one disarmed
+	 * concurrently shuts its timer down after a grace period.
+	 */
+	rcu_read_lock();
+	for (slot = KTRACE_TRIG_LATENCY; slot < KTRACE_NR_TRIG_SLOTS; slot++) {
+		t = ktrace_trigger_get(slot);
+		if (t)
+			ktrace_latency_start(t);
+	}
+	rcu_read_unlock();
 }
 
 /**

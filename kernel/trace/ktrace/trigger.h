@@ -143,7 +143,8 @@ struct ktrace_lat_slot {
  * @slots: %KTRACE_LAT_SLOTS entries, allocated at arming
  * @threshold: in trace clock units
  * @untracked: beginnings not tracked: no free slot among the probed
- * @scan: the timer that fires on pairs whose end never came
+ * @scan: the timer that fires on pairs whose end never came; queued only
+ *	while a trace runs
  * @scan_period: its period in jiffies
  * @trigger: the trigger it fires
  */
@@ -168,6 +169,7 @@ bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to);
 int ktrace_lat_hook(struct ktrace_latency *l, bool on);
 #endif
 int ktrace_latency_arm(struct ktrace_trigger *t);
+void ktrace_latency_start(struct ktrace_trigger *t);
 void ktrace_latency_disarm(struct ktrace_trigger *t);
 
 #endif /* _KTRACE_TRIGGER_H */

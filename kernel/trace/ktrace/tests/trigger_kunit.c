@@ -7,7 +7,7 @@
  * of an earlier trace, a full table, restarts, forgotten pairs and pairs
  * that change key.  Then, on the real tracer (skipped if a trace runs):
  * what writes do to a trace a trigger froze, a stop across traces, and
- * a latency trigger whose arming fails while a probe runs.
+ * the scan timer of a latency trigger, which runs only while tracing.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -19,6 +19,7 @@
 #include <linux/ktrace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 
 #include "ktrace_internal.h"
 #include "trigger.h"
@@ -411,6 +412,30 @@ static void stop_across_traces_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wait_state(KTRACE_STATE_STOPPED));
 }
 
+/* The scan timer of a latency trigger runs while a trace runs, only. */
+static void lat_scan_timer_test(struct kunit *test)
+{
+	struct ktrace_trigger *t = new_trigger(test, "latency:irq>20ms action=mark");
+	struct timer_list *scan;
+
+	KUNIT_ASSERT_EQ(test, ktrace_latency_arm(t), 0);
+	scan = &t->lat->scan;
+	KUNIT_EXPECT_FALSE(test, timer_pending(scan));
+	/* Started by a start; queued again while the trace runs. */
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	mutex_lock(&ktrace_mutex);
+	ktrace_latency_start(t);
+	mutex_unlock(&ktrace_mutex);
+	KUNIT_EXPECT_TRUE(test, timer_pending(scan));
+	msleep(100);
+	KUNIT_EXPECT_TRUE(test, timer_pending(scan));
+	/* Not queued again once the trace stopped. */
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(false), 0);
+	msleep(100);
+	KUNIT_EXPECT_FALSE(test, timer_pending(scan));
+	ktrace_latency_disarm(t);
+}
+
 /* A probe of the matcher, running while its registration fails. */
 static struct {
 	struct ktrace_latency *l;
@@ -489,6 +514,7 @@ static struct kunit_suite trigger_suite = {
 static struct kunit_case trigger_tracer_cases[] = {
 	KUNIT_CASE(frozen_writes_test),
 	KUNIT_CASE(stop_across_traces_test),
+	KUNIT_CASE(lat_scan_timer_test),
 	KUNIT_CASE(lat_arm_failure_test),
 	{}
 };

@@ -12,7 +12,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 80
+ktap_set_plan 82
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -413,6 +413,21 @@ check "latency:syscall: a thread's execve() does not fire after T" \
 	"$(cat "$KT/enable"):$fired" "1:0"
 echo '!latency:syscall' >"$KT/triggers"
 pipe
+
+# Armed while tracing: its scan timer starts at once, and fires on a
+# system call that has not ended after T.
+start overwrite
+echo 'latency:syscall>50ms nr=35' >"$KT/triggers"
+"$DIR"/ktrace_lat sleep 1000 >"$TMP/slow"
+wait_stopped
+pipe
+has "latency:syscall armed while tracing: the scan fires before the end" "$TMP/pipe" \
+	" latency:syscall action=stop fired=1 pid=[0-9]+ comm=\"ktrace_lat\" value=[0-9]+ \
+reason=\"syscall 35, no end yet\"$"
+in_range "latency:syscall: it fired between T and 2T after the call began" \
+	"$(sed -n 's/.* latency:syscall .* value=\([0-9]*\) .*/\1/p' "$TMP/pipe")" \
+	50000000 300000000
+echo '!latency:syscall' >"$KT/triggers"
 
 # --- latency:wakeup --------------------------------------------------------
 # action=mark: other tasks woken on the starved CPU fire too.
