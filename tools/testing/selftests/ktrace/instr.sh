@@ -61,8 +61,8 @@ sched_work() {
 	sh -c 'echo $$ >'"$TMP"'/sh;
 	       sh -c "printf renamed >/proc/self/comm; exec '"$DIR"'/ktrace_hog 1 1" >/dev/null &
 	       echo $! >'"$TMP"'/child; wait'
-	sh -c 'echo $$ >'"$TMP"'/mover; taskset -p 1 $$ >/dev/null; sleep 0.1;
-	       taskset -p '"$((1 << (ncpu - 1)))"' $$ >/dev/null; sleep 0.1'
+	sh -c 'echo $$ >'"$TMP"'/mover; taskset -pc 0 $$ >/dev/null; sleep 0.1;
+	       taskset -pc '"$((ncpu - 1))"' $$ >/dev/null; sleep 0.1'
 }
 traced sched sched_work
 SH=$(cat "$TMP/sh")
@@ -179,14 +179,17 @@ for ev in bio_queue rq_insert rq_issue rq_complete; do
 		" block:$ev dev=$DEV sector=800 bytes=4096 op=write flags=0x[0-9a-f]+ status=0$"
 done
 
-# vm: page cache from null_blk, then min_free_kbytes just above what is
-# free, so that allocations reclaim directly and kswapd reclaims up to the
-# high watermark (1.5 times min), all within the page cache.
+# vm: page cache from null_blk, as much as leaves 256 MiB free whatever
+# the guest's memory, then min_free_kbytes just above what is free, so
+# that allocations reclaim directly and kswapd reclaims up to the high
+# watermark (1.5 times min), all within the page cache.
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 vm_work() {
 	# The last close of a block device drops its page cache: keep it open.
 	exec 5</dev/nullb0
-	dd if=/dev/nullb0 of=/dev/null bs=1M count=600 2>&1 | tail -n 1 |
+	fill=$(($(meminfo MemFree) / 1024 - 256))
+	[ "$fill" -ge 256 ] || fill=256
+	dd if=/dev/nullb0 of=/dev/null bs=1M count="$fill" 2>&1 | tail -n 1 |
 		while read -r l; do ktap_print_msg "dd: $l"; done
 	old=$(cat /proc/sys/vm/min_free_kbytes)
 	free=$(meminfo MemFree)
@@ -222,7 +225,7 @@ check "vm:shrink_inactive passes on the file LRU reclaim at most what they scan"
 # vm:oom_kill: more than the guest's memory, no swap.
 oom_work() {
 	sh -c 'echo $$ >'"$TMP"'/hog; echo 1000 >/proc/self/oom_score_adj;
-	       exec '"$DIR"'/ktrace_hog 4096' >/dev/null 2>&1
+	       exec '"$DIR"'/ktrace_hog '"$(($(meminfo MemTotal) / 1024 + 256))" >/dev/null 2>&1
 }
 traced vm oom_work
 HOG=$(cat "$TMP/hog")
