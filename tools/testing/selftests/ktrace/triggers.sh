@@ -326,8 +326,10 @@ echo oom >"$KT/triggers"
 start overwrite
 echo 1 >"$KT/events/vm/enable"
 echo "before the hog" >"$KT/mark"
+# More than the memory of the guest, whatever its size; there is no swap.
+mib=$(($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) / 1024 + 256))
 sh -c 'echo $$ >'"$TMP"'/hog; echo 1000 >/proc/self/oom_score_adj;
-       exec '"$DIR"'/ktrace_hog 4096' >/dev/null 2>&1
+       exec '"$DIR"'/ktrace_hog '"$mib" >/dev/null 2>&1
 HOG=$(cat "$TMP/hog")
 wait_stopped
 check "oom: the OOM kill stopped tracing" "$(cat "$KT/enable")" 0
