@@ -140,6 +140,7 @@ DEFINE_SHOW_ATTRIBUTE(format);
  *
  * Called by the core with ktrace_mutex held, for every registered event
  * once this layer registered its hooks, and at each later registration.
+ * An event whose group directory cannot be made gets no files.
  */
 void ktrace_fs_event_added(struct ktrace_event *ev)
 {
@@ -147,9 +148,13 @@ void ktrace_fs_event_added(struct ktrace_event *ev)
 
 	if (IS_ERR_OR_NULL(events_dir))
 		return;
+	/* A reference to the group's directory, dropped at the end. */
 	group = debugfs_lookup(ev->group, events_dir);
 	if (!group) {
 		group = debugfs_create_dir(ev->group, events_dir);
+		/* Out of memory, or a name debugfs refuses: no files. */
+		if (IS_ERR(group))
+			return;
 		debugfs_create_file("enable", 0600, group, (void *)ev->group,
 				    &set_enable_fops);
 		dget(group);

@@ -22,6 +22,7 @@
 
 /* The control layer's hooks, under ktrace_mutex. */
 const struct ktrace_fs_ops *ktrace_fs;
+EXPORT_SYMBOL_IF_KUNIT(ktrace_fs);
 
 /* The registry, under ktrace_mutex. */
 struct ktrace_registry ktrace_registry = KTRACE_REGISTRY_INIT(ktrace_registry);

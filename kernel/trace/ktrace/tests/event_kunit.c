@@ -8,6 +8,7 @@
 #include <linux/slab.h>
 
 #include "event.h"
+#include "ktrace_internal.h"
 
 static const struct ktrace_field one_field[] = {
 	{ .name = "pid", .offset = 0, .size = 22, .display = KTRACE_DISPLAY_PID },
@@ -131,6 +132,27 @@ static void event_refusals_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->id, 1);
 }
 
+/*
+ * The control layer gives no files to an event whose group directory
+ * debugfs refuses to make (a '/' in the name), and takes no reference on
+ * the error it got instead of a directory.
+ */
+static void event_fs_bad_group_test(struct kunit *test)
+{
+	struct ktrace_event *ev = new_event(test, "kunit/bad", "x", KTRACE_CHANNEL_HIGH,
+					    KTRACE_EVENT_COMPACT);
+
+	if (!ktrace_fs || !ktrace_fs->event_added)
+		kunit_skip(test, "no control layer");
+	/*
+	 * Before the fix: dget() of ERR_PTR(-EACCES), an oops.  Without
+	 * ktrace_mutex, which orders the hook's calls for events of one
+	 * group: no other event has this group.
+	 */
+	ktrace_fs->event_added(ev);
+	KUNIT_SUCCEED(test);
+}
+
 /* The kernel's registry has ktrace:mark where the format says. */
 static void event_mark_test(struct kunit *test)
 {
@@ -148,6 +170,7 @@ static struct kunit_case ktrace_event_cases[] = {
 	KUNIT_CASE(event_expanded_ids_test),
 	KUNIT_CASE(event_refusals_test),
 	KUNIT_CASE(event_mark_test),
+	KUNIT_CASE(event_fs_bad_group_test),
 	{}
 };
 
