@@ -239,29 +239,67 @@ int ktrace_event_set_enabled(struct ktrace_event *ev, bool on)
 	return ret;
 }
 
+static bool ktrace_event_in(const struct ktrace_event *ev, const char *group)
+{
+	return !group || !strcmp(ev->group, group);
+}
+
 /**
- * ktrace_events_set_enabled() - turn a group of events, or all, on or off
- * @group: the group, or %NULL for every event
+ * ktrace_registry_set_enabled() - turn a group of events, or all, on or off
+ * @reg: the registry (the kernel's, or a test's)
+ * @group: the group, or %NULL for every event of @reg
  * @on: whether they are written
  *
- * Return: 0, or the first error of an event's enable callback; the events
- * before it are changed, the rest not.
+ * All or nothing: when an event's enable callback fails, the events this
+ * call changed before it are changed back, in reverse order, so that a
+ * failed write to a group's enable file leaves every event as it was.
+ * Turning an event back off cannot fail for ktrace's events (unregistering
+ * a tracepoint probe does not); if turning one back on fails, it stays off
+ * and its enable file says so.
+ *
+ * Return: 0, or the first error of an event's enable callback.
  */
-int ktrace_events_set_enabled(const char *group, bool on)
+int ktrace_registry_set_enabled(struct ktrace_registry *reg, const char *group,
+				bool on)
 {
 	struct ktrace_event *ev;
 	int ret = 0;
 
 	mutex_lock(&ktrace_mutex);
-	for_each_ktrace_event(ev) {
-		if (group && strcmp(ev->group, group))
+	list_for_each_entry(ev, &reg->events, list) {
+		if (!ktrace_event_in(ev, group) || ev->enabled == on)
 			continue;
 		ret = __ktrace_event_set_enabled(ev, on);
 		if (ret)
 			break;
+		ev->toggled = true;
 	}
+	/* Undo from the failed event back; on success, only clear the marks. */
+	if (ret) {
+		list_for_each_entry_continue_reverse(ev, &reg->events, list) {
+			if (ev->toggled && __ktrace_event_set_enabled(ev, !on))
+				pr_warn("could not turn %s:%s back %s\n", ev->group,
+					ev->name, on ? "off" : "on");
+		}
+	}
+	list_for_each_entry(ev, &reg->events, list)
+		ev->toggled = false;
 	mutex_unlock(&ktrace_mutex);
 	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_registry_set_enabled);
+
+/**
+ * ktrace_events_set_enabled() - turn a group of events, or all, on or off
+ * @group: the group, or %NULL for every event
+ * @on: whether they are written
+ *
+ * Return: as ktrace_registry_set_enabled(): 0, or the first error of an
+ * event's enable callback, the events left as they were.
+ */
+int ktrace_events_set_enabled(const char *group, bool on)
+{
+	return ktrace_registry_set_enabled(&ktrace_registry, group, on);
 }
 
 /**
@@ -278,7 +316,7 @@ void ktrace_events_count(const char *group, unsigned int *on, unsigned int *tota
 	*total = 0;
 	mutex_lock(&ktrace_mutex);
 	for_each_ktrace_event(ev) {
-		if (group && strcmp(ev->group, group))
+		if (!ktrace_event_in(ev, group))
 			continue;
 		*on += ev->enabled;
 		(*total)++;

@@ -60,6 +60,8 @@ struct ktrace_field {
  * @pid_is_current: its first field is the pid of the task running on the
  *	CPU (the writer of a mark, the next task of a switch)
  * @enabled: whether the event is written; changed under ktrace_mutex
+ * @toggled: changed by the group write under way, which undoes the change
+ *	if a later event of the group fails; under ktrace_mutex
  * @list: in the registry, under ktrace_mutex
  */
 struct ktrace_event {
@@ -75,6 +77,7 @@ struct ktrace_event {
 	u8 minor;
 	bool pid_is_current;
 	bool enabled;
+	bool toggled;
 	struct list_head list;
 };
 
@@ -99,6 +102,8 @@ int ktrace_registry_add(struct ktrace_registry *reg, struct ktrace_event *ev);
 int ktrace_event_register(struct ktrace_event *ev);
 int ktrace_event_set_enabled(struct ktrace_event *ev, bool on);
 int ktrace_events_set_enabled(const char *group, bool on);
+int ktrace_registry_set_enabled(struct ktrace_registry *reg, const char *group,
+				bool on);
 void ktrace_events_count(const char *group, unsigned int *on, unsigned int *total);
 struct ktrace_event *ktrace_event_find(const char *group, const char *name);
 struct ktrace_event *ktrace_event_lookup(unsigned int ch, unsigned int id,

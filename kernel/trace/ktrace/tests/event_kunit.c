@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the ktrace event registry: id allocation per channel,
- * majors per group, minors in order, and refusals that change nothing.
+ * majors per group, minors in order, refusals that change nothing, and
+ * group enable writes that fail half-way and change nothing either.
  * They use a private registry, not the kernel's.
  */
 #include <kunit/test.h>
@@ -132,6 +133,100 @@ static void event_refusals_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->id, 1);
 }
 
+/* An event whose enable callback counts its calls and can be made to fail. */
+struct test_event {
+	struct ktrace_event ev;
+	unsigned int calls;
+	int fail_on;	/* the error of turning it on */
+	int fail_off;	/* the error of turning it off */
+};
+
+static int test_event_enable(struct ktrace_event *ev, bool on)
+{
+	struct test_event *te = container_of(ev, struct test_event, ev);
+
+	te->calls++;
+	return on ? te->fail_on : te->fail_off;
+}
+
+static struct test_event *add_test_event(struct kunit *test, struct ktrace_registry *reg,
+					 const char *group, const char *name, bool enabled)
+{
+	struct test_event *te = kunit_kzalloc(test, sizeof(*te), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, te);
+	te->ev.group = group;
+	te->ev.name = name;
+	te->ev.channel = KTRACE_CHANNEL_HIGH;
+	te->ev.kind = KTRACE_EVENT_COMPACT;
+	te->ev.fields = one_field;
+	te->ev.nr_fields = ARRAY_SIZE(one_field);
+	te->ev.enable = test_event_enable;
+	te->ev.enabled = enabled;
+	KUNIT_ASSERT_EQ(test, ktrace_registry_add(reg, &te->ev), 0);
+	return te;
+}
+
+/* "name=0|1 " for every event of the registry. */
+static const char *states(struct kunit *test, struct ktrace_registry *reg)
+{
+	char *buf = kunit_kzalloc(test, 128, GFP_KERNEL);
+	struct ktrace_event *ev;
+	size_t len = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	list_for_each_entry(ev, &reg->events, list)
+		len += scnprintf(buf + len, 128 - len, "%s=%d ", ev->name, ev->enabled);
+	return buf;
+}
+
+/*
+ * A group or all-events write is all or nothing: an event that fails to
+ * turn on, or off, leaves every event as it was, and the ones changed
+ * before it had their callbacks called back.
+ */
+static void event_group_enable_all_or_nothing_test(struct kunit *test)
+{
+	struct ktrace_registry reg = KTRACE_REGISTRY_INIT(reg);
+	struct test_event *a, *b, *c, *d, *x;
+	struct ktrace_event *ev;
+
+	a = add_test_event(test, &reg, "g", "a", false);
+	b = add_test_event(test, &reg, "g", "b", true);
+	c = add_test_event(test, &reg, "g", "c", false);
+	d = add_test_event(test, &reg, "g", "d", false);
+	x = add_test_event(test, &reg, "h", "x", false);
+
+	c->fail_on = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, ktrace_registry_set_enabled(&reg, "g", true), -ENOMEM);
+	KUNIT_EXPECT_STREQ(test, states(test, &reg), "a=0 b=1 c=0 d=0 x=0 ");
+	/* a was turned on and back off; b was on already; d not reached. */
+	KUNIT_EXPECT_EQ(test, a->calls, 2);
+	KUNIT_EXPECT_EQ(test, b->calls, 0);
+	KUNIT_EXPECT_EQ(test, c->calls, 1);
+	KUNIT_EXPECT_EQ(test, d->calls, 0);
+
+	/* The same for every event, through another group. */
+	KUNIT_EXPECT_EQ(test, ktrace_registry_set_enabled(&reg, NULL, true), -ENOMEM);
+	KUNIT_EXPECT_STREQ(test, states(test, &reg), "a=0 b=1 c=0 d=0 x=0 ");
+	KUNIT_EXPECT_EQ(test, x->calls, 0);
+
+	/* Turning off: d fails, a and b are turned back on. */
+	c->fail_on = 0;
+	KUNIT_ASSERT_EQ(test, ktrace_registry_set_enabled(&reg, NULL, true), 0);
+	KUNIT_EXPECT_STREQ(test, states(test, &reg), "a=1 b=1 c=1 d=1 x=1 ");
+	d->fail_off = -EBUSY;
+	KUNIT_EXPECT_EQ(test, ktrace_registry_set_enabled(&reg, "g", false), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, states(test, &reg), "a=1 b=1 c=1 d=1 x=1 ");
+
+	/* A successful write changes them all; no mark is left behind. */
+	d->fail_off = 0;
+	KUNIT_EXPECT_EQ(test, ktrace_registry_set_enabled(&reg, "g", false), 0);
+	KUNIT_EXPECT_STREQ(test, states(test, &reg), "a=0 b=0 c=0 d=0 x=1 ");
+	list_for_each_entry(ev, &reg.events, list)
+		KUNIT_EXPECT_FALSE(test, ev->toggled);
+}
+
 /*
  * The control layer gives no files to an event whose group directory
  * debugfs refuses to make (a '/' in the name), and takes no reference on
@@ -170,6 +265,7 @@ static struct kunit_case ktrace_event_cases[] = {
 	KUNIT_CASE(event_expanded_ids_test),
 	KUNIT_CASE(event_refusals_test),
 	KUNIT_CASE(event_mark_test),
+	KUNIT_CASE(event_group_enable_all_or_nothing_test),
 	KUNIT_CASE(event_fs_bad_group_test),
 	{}
 };
