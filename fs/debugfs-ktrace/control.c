@@ -296,9 +296,15 @@ static int comms_show(struct seq_file *m, void *v)
 {
 	char comm[TASK_COMM_LEN];
 	pid_t pid;
+	char *c;
 
-	if (ktrace_comm_get(*(unsigned int *)v, &pid, comm))
-		seq_printf(m, "%d %s\n", pid, comm);
+	if (!ktrace_comm_get(*(unsigned int *)v, &pid, comm))
+		return 0;
+	/* One line per pid, whatever a task named itself. */
+	for (c = comm; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = '?';
+	seq_printf(m, "%d %s\n", pid, comm);
 	return 0;
 }
 

@@ -28,6 +28,7 @@
  * odd or changed, as with a seqcount.
  */
 #include <linux/atomic.h>
+#include <linux/hardirq.h>
 #include <linux/init.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -208,12 +209,16 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_reset);
  * @pid: the pid
  * @comm: its name, up to %TASK_COMM_LEN bytes with the NUL
  *
- * Any context, NMI included; no lock.  Only while tracing, so that a trace
- * frozen by a trigger keeps the names of its own history.
+ * Any context, NMI included where the architecture has an NMI-safe
+ * cmpxchg (elsewhere a save from NMI is refused, as the channels refuse NMI
+ * writers); no lock.  Only while tracing, so that a trace frozen by a
+ * trigger keeps the names of its own history.
  */
 void ktrace_comm_save(pid_t pid, const char *comm)
 {
 	if (!ktrace_comms.nr || pid <= 0)
+		return;
+	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi())
 		return;
 	/*
 	 * As the writers of the channels: the gate is read with preemption

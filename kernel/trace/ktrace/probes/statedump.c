@@ -20,8 +20,9 @@
  * by pid under RCU, one thread group at a time, with a reference on the
  * group leader while its files and maps are read, never under
  * tasklist_lock.  Each lock is held for a bounded piece of work: an IRQ
- * descriptor's lock for its actions, a mm's mmap_lock for at most
- * KT_MAPS_PER_LOCK maps, then dropped with a chance to reschedule.  No
+ * descriptor's lock for its actions, a mm's mmap_lock (tried, never
+ * waited for) for at most KT_MAPS_PER_LOCK maps, then dropped with a
+ * chance to reschedule.  No
  * allocation happens inside a lock; the one path buffer is allocated
  * first.  Nothing sleeps under a spinlock or in an RCU read section.
  */
@@ -36,6 +37,7 @@
 #include <linux/irq.h>
 #include <linux/irqnr.h>
 #include <linux/mm.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/notifier.h>
@@ -51,6 +53,8 @@
 
 /* Maps read per hold of a mm's mmap_lock. */
 #define KT_MAPS_PER_LOCK	64
+/* Tries, 1 ms apart, to take an mm's lock before its maps are skipped. */
+#define KT_MMAP_TRIES		100
 
 /* A statedump event whose fields are the array FLDS_fields. */
 #define KT_SD_EVENT(var, nm, flds)					\
@@ -121,6 +125,12 @@ static bool kt_sd_stopped(const struct kt_sd *sd)
 static bool kt_on(const struct ktrace_event *ev)
 {
 	return READ_ONCE(ev->enabled);
+}
+
+/* A section of the statedump runs if its event is on and its trace goes on. */
+static bool kt_sd_on(const struct kt_sd *sd, const struct ktrace_event *ev)
+{
+	return kt_on(ev) && !kt_sd_stopped(sd);
 }
 
 /* A lock taken at @t0 is released now. */
@@ -223,6 +233,7 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 	struct kt_sd_map e;
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
+	unsigned int tries;
 
 	if (!mm)
 		return;
@@ -231,8 +242,17 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 		unsigned int n = 0;
 		u64 t0;
 
-		if (mmap_read_lock_killable(mm))
-			break;
+		/*
+		 * Not mmap_read_lock(): a page fault stalled by user space (a
+		 * FUSE daemon) can hold it indefinitely, and a statedump
+		 * blocked there could not be stopped.  An mm that stays
+		 * locked is skipped.
+		 */
+		for (tries = 0; !mmap_read_trylock(mm); tries++) {
+			if (tries == KT_MMAP_TRIES || kt_sd_stopped(sd))
+				goto out;
+			msleep(1);
+		}
 		t0 = local_clock();
 		vma_iter_init(&vmi, mm, addr);
 		for_each_vma(vmi, vma) {
@@ -254,6 +274,7 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 		mmap_read_unlock(mm);
 		cond_resched();
 	} while (vma && !kt_sd_stopped(sd));
+out:
 	mmput(mm);
 }
 
@@ -332,8 +353,10 @@ static int kt_dump_bdev(struct device *dev, void *data)
 	struct kt_sd_blockdev e = { .dev = dev->devt };
 	struct kt_sd *sd = data;
 
+	if (kt_sd_stopped(sd))
+		return 1;
 	kt_write_str(sd, &kt_sd_ev_blockdev, &e, sizeof(e), dev_name(dev));
-	return kt_sd_stopped(sd);
+	return 0;
 }
 #endif
 
@@ -442,24 +465,24 @@ static int kt_statedump(struct notifier_block *nb, unsigned long gen,
 	WRITE_ONCE(kt_sd_last_dropped, 0);
 	if (kt_on(&kt_sd_ev_task) || kt_on(&kt_sd_ev_fd) || kt_on(&kt_sd_ev_map))
 		kt_dump_tasks(&sd);
-	if (kt_on(&kt_sd_ev_irq))
+	/* Every section, and the end, only while its trace goes on. */
+	if (kt_sd_on(&sd, &kt_sd_ev_irq))
 		kt_dump_irqs(&sd);
 #ifdef CONFIG_BLOCK
-	if (kt_on(&kt_sd_ev_blockdev))
+	if (kt_sd_on(&sd, &kt_sd_ev_blockdev))
 		class_for_each_device(&block_class, NULL, &sd, kt_dump_bdev);
 #endif
 #ifdef CONFIG_NET
-	if (kt_on(&kt_sd_ev_netdev))
+	if (kt_sd_on(&sd, &kt_sd_ev_netdev))
 		kt_dump_netdevs(&sd);
 #endif
 #ifdef CONFIG_MODULES
-	if (kt_on(&kt_sd_ev_module))
+	if (kt_sd_on(&sd, &kt_sd_ev_module))
 		kt_dump_modules(&sd);
 #endif
-	if (kt_on(&kt_sd_ev_cpu) && !kt_sd_stopped(&sd) &&
-	    !schedule_on_each_cpu(kt_sd_cpu))
+	if (kt_sd_on(&sd, &kt_sd_ev_cpu) && !schedule_on_each_cpu(kt_sd_cpu))
 		cpus = num_online_cpus();
-	if (kt_on(&kt_sd_ev_end)) {
+	if (kt_sd_on(&sd, &kt_sd_ev_end)) {
 		kt_sd_end_fill(&end, local_clock() - start, sd.longest_hold,
 			       sd.tasks, sd.fds, sd.maps, cpus, sd.dropped);
 		kt_write2(&sd, &kt_sd_ev_end, &end, sizeof(end), NULL, 0);
