@@ -12,6 +12,7 @@
 
 #include <linux/mutex.h>
 #include <linux/preempt.h>
+#include <linux/rculist.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
@@ -24,7 +25,10 @@
 const struct ktrace_fs_ops *ktrace_fs;
 EXPORT_SYMBOL_IF_KUNIT(ktrace_fs);
 
-/* The registry, under ktrace_mutex. */
+/*
+ * The registry, changed under ktrace_mutex.  It only grows: events are
+ * never removed, so ktrace_event_lookup() walks it under RCU alone.
+ */
 struct ktrace_registry ktrace_registry = KTRACE_REGISTRY_INIT(ktrace_registry);
 
 /* The writer's pid first: the running task, for decoders. */
@@ -81,6 +85,11 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_event_find);
  * @major: for an expanded record, its major
  * @minor: for an expanded record, its minor
  *
+ * Any context, no lock: the panic dump formats lines with interrupts off
+ * and the other CPUs stopped, maybe in ktrace_mutex.  Events are added
+ * with list_add_tail_rcu() and never removed, so the event stays valid
+ * after the walk.
+ *
  * Return: the event, or %NULL if no registered event has those ids.
  */
 struct ktrace_event *ktrace_event_lookup(unsigned int ch, unsigned int id,
@@ -88,8 +97,8 @@ struct ktrace_event *ktrace_event_lookup(unsigned int ch, unsigned int id,
 {
 	struct ktrace_event *ev, *found = NULL;
 
-	mutex_lock(&ktrace_mutex);
-	for_each_ktrace_event(ev) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(ev, &ktrace_registry.events, list) {
 		if (ev->channel != ch || ev->id != id)
 			continue;
 		if (id == KTRACE_ID_EXPANDED && (ev->major != major || ev->minor != minor))
@@ -97,9 +106,10 @@ struct ktrace_event *ktrace_event_lookup(unsigned int ch, unsigned int id,
 		found = ev;
 		break;
 	}
-	mutex_unlock(&ktrace_mutex);
+	rcu_read_unlock();
 	return found;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_event_lookup);
 
 static bool ktrace_event_valid(const struct ktrace_event *ev)
 {
@@ -165,7 +175,12 @@ int ktrace_registry_add(struct ktrace_registry *reg, struct ktrace_event *ev)
 		ev->major = major;
 		ev->minor = minor;
 	}
-	list_add_tail(&ev->list, &reg->events);
+	/*
+	 * Published for ktrace_event_lookup(): the ids set above are visible
+	 * before the entry (the rcu_assign_pointer() of list_add_tail_rcu(),
+	 * paired with the rcu_dereference() of list_for_each_entry_rcu()).
+	 */
+	list_add_tail_rcu(&ev->list, &reg->events);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_registry_add);

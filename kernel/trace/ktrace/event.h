@@ -62,7 +62,8 @@ struct ktrace_field {
  * @enabled: whether the event is written; changed under ktrace_mutex
  * @toggled: changed by the group write under way, which undoes the change
  *	if a later event of the group fails; under ktrace_mutex
- * @list: in the registry, under ktrace_mutex
+ * @list: in the registry: added under ktrace_mutex, never removed; walked
+ *	under RCU by ktrace_event_lookup()
  */
 struct ktrace_event {
 	const char *group;
