@@ -23,6 +23,7 @@
  * subbuffers (as LTTng's live timer does), so that slow streams show up.
  */
 #include <linux/mm.h>
+#include <linux/nmi.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
@@ -145,7 +146,7 @@ static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
  * The name of a pid: the last one the trace gave it (an event with a
  * "comm" string and a "pid" or "child_pid" field: the statedump, fork,
  * exec, comm changes), else its saved comm, else the running task's, else
- * "<...>".
+ * "<...>".  No lock: the panic dump calls it with the other CPUs stopped.
  */
 static void ascii_comm(struct ktrace_ascii *a, int pid, char *comm)
 {
@@ -163,7 +164,12 @@ static void ascii_comm(struct ktrace_ascii *a, int pid, char *comm)
 		rcu_read_lock();
 		task = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
 		if (task)
-			__get_task_comm(comm, TASK_COMM_LEN, task);
+			/*
+			 * Without task_lock(), as tracepoints copy it: a
+			 * stopped CPU may hold it.  A rename racing with us
+			 * mixes two names, still NUL-terminated.
+			 */
+			strscpy_pad(comm, task->comm, TASK_COMM_LEN);
 		else
 			strscpy(comm, "<...>", TASK_COMM_LEN);
 		rcu_read_unlock();
@@ -462,9 +468,12 @@ static unsigned long ascii_count(const void *copy, size_t size, u64 since)
  * events of every CPU's high and medium-rate streams, merged in time
  * order, as ascii lines at KERN_EMERG, as ftrace_dump_on_oops does, so
  * that they reach the serial console or netconsole.  Allocates nothing,
- * takes no lock and consumes nothing: call it with the writers frozen and
- * the other CPUs stopped.  Only the current trace's events are printed,
- * not what earlier ones left in the buffers.
+ * takes no lock (the other CPUs may have stopped in any: events are looked
+ * up under RCU, task names copied without task_lock()) and consumes
+ * nothing: call it with the writers frozen and the other CPUs stopped.
+ * Only the current trace's events are printed, not what earlier ones left
+ * in the buffers.  Touches the NMI watchdog per line, as ftrace_dump()
+ * does: a slow serial console can take seconds.
  */
 void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 {
@@ -501,6 +510,7 @@ void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 	while (ascii_next_line(a)) {
 		pr_emerg("%.*s", (int)seq_buf_used(&a->line), a->line.buffer);
 		lines++;
+		touch_nmi_watchdog();
 	}
 	pr_emerg("ktrace: end of dump, %lu events\n", lines);
 }
