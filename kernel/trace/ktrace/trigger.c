@@ -659,7 +659,9 @@ static struct notifier_block ktrace_die_nb = {
 /*
  * panic: the trace cannot be read from user space any more, so its last
  * events go to the console.  The dump is printed even when the trace was
- * frozen before (an oops trigger, then panic_on_oops).
+ * frozen before (an oops trigger, then panic_on_oops).  Interrupts are off
+ * and the other CPUs stopped, maybe holding any lock: nothing here takes
+ * one (see ktrace_ascii_dump()).
  */
 static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void *data)
 {
@@ -684,8 +686,13 @@ static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void 
 
 static struct notifier_block ktrace_panic_nb = {
 	.notifier_call = ktrace_trig_panic,
-	/* After the other dumpers: the console has the oops first. */
-	.priority = INT_MIN,
+	/*
+	 * Early, as ftrace's dump_on_oops: before the notifiers that may not
+	 * return (a hypervisor's, IPMI's).  The oops and the panic message
+	 * are on the console before any notifier runs, and kmsg_dump() after
+	 * them all still gets the dump.
+	 */
+	.priority = INT_MAX - 1,
 };
 
 /**
