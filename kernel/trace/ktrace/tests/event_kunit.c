@@ -3,9 +3,13 @@
  * KUnit tests for the ktrace event registry: id allocation per channel,
  * majors per group, minors in order, refusals that change nothing, and
  * group enable writes that fail half-way and change nothing either.
- * They use a private registry, not the kernel's.
+ * They use a private registry, not the kernel's, except the lookups of
+ * ktrace:mark: one of them with ktrace_mutex held by another task, as the
+ * panic dump may find it.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 
 #include "event.h"
@@ -260,6 +264,52 @@ static void event_mark_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ktrace_event_find("ktrace", "nonexistent"));
 }
 
+struct lookup_ctx {
+	struct completion done;
+	struct ktrace_event *found;
+};
+
+static int lookup_fn(void *data)
+{
+	struct lookup_ctx *ctx = data;
+
+	/* As the panic dump calls it: interrupts off. */
+	local_irq_disable();
+	ctx->found = ktrace_event_lookup(KTRACE_CHANNEL_MEDIUM, KTRACE_ID_EXPANDED,
+					 KTRACE_MAJOR_KTRACE, KTRACE_MINOR_MARK);
+	local_irq_enable();
+	kthread_complete_and_exit(&ctx->done, 0);
+}
+
+/*
+ * The panic dump looks events up while the other CPUs are stopped, one
+ * maybe in ktrace_mutex (an ascii reader formatting a line, a control
+ * file): the lookup must find the event without waiting for it.
+ */
+static void event_lookup_unlocked_test(struct kunit *test)
+{
+	struct lookup_ctx ctx = {};
+	struct task_struct *t;
+	unsigned long left;
+
+	init_completion(&ctx.done);
+	mutex_lock(&ktrace_mutex);
+	t = kthread_run(lookup_fn, &ctx, "ktrace_lookup");
+	if (IS_ERR(t)) {
+		mutex_unlock(&ktrace_mutex);
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		return;
+	}
+	left = wait_for_completion_timeout(&ctx.done, 2 * HZ);
+	mutex_unlock(&ktrace_mutex);
+	/* A lookup that waited for the mutex ends now. */
+	if (!left)
+		wait_for_completion(&ctx.done);
+	KUNIT_EXPECT_NE_MSG(test, left, 0, "the lookup waited for ktrace_mutex");
+	KUNIT_EXPECT_PTR_EQ(test, ctx.found, ktrace_event_find("ktrace", "mark"));
+	KUNIT_EXPECT_NOT_NULL(test, ctx.found);
+}
+
 static struct kunit_case ktrace_event_cases[] = {
 	KUNIT_CASE(event_compact_ids_test),
 	KUNIT_CASE(event_expanded_ids_test),
@@ -267,6 +317,7 @@ static struct kunit_case ktrace_event_cases[] = {
 	KUNIT_CASE(event_mark_test),
 	KUNIT_CASE(event_group_enable_all_or_nothing_test),
 	KUNIT_CASE(event_fs_bad_group_test),
+	KUNIT_CASE(event_lookup_unlocked_test),
 	{}
 };
 
