@@ -53,7 +53,7 @@
 
 /* Maps read per hold of a mm's mmap_lock. */
 #define KT_MAPS_PER_LOCK	64
-/* Tries, 1 ms apart, to take an mm's lock before its maps are skipped. */
+/* Tries, about 1 ms apart, to take an mm's lock before its maps are skipped. */
 #define KT_MMAP_TRIES		100
 
 /* A statedump event whose fields are the array FLDS_fields. */
@@ -251,7 +251,7 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 		for (tries = 0; !mmap_read_trylock(mm); tries++) {
 			if (tries == KT_MMAP_TRIES || kt_sd_stopped(sd))
 				goto out;
-			msleep(1);
+			usleep_range(1000, 2000);
 		}
 		t0 = local_clock();
 		vma_iter_init(&vmi, mm, addr);
