@@ -39,7 +39,7 @@
  * Serializes changes of the tracing state (start, stop, mode, sizes) and
  * the allocation of the channels.
  */
-DEFINE_MUTEX(ktrace_mutex);
+struct mutex ktrace_mutex = __MUTEX_INITIALIZER(ktrace_mutex);
 EXPORT_SYMBOL_IF_KUNIT(ktrace_mutex);
 /*
  * The writers' gate: written under ktrace_mutex, and cleared without it by

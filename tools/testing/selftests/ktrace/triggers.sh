@@ -27,7 +27,7 @@ disarm_all() {
 	done <"$KT/triggers"
 }
 
-# wait_stopped: until tracing stopped (a trigger's stop work), 10 s at most.
+# wait_stopped: until tracing stopped (the stop work of a trigger), 10 s at most.
 wait_stopped() {
 	for _ in $(seq 100); do
 		[ "$(cat "$KT/enable")" = 0 ] && return 0
@@ -166,7 +166,8 @@ check "the three marks are before it" \
 check "nothing after it" "$(after_trigger .)" 0
 pipe
 has "trigger_pipe has one line for the firing" "$TMP/pipe" \
-	"^[0-9]+\.[0-9]{9} user action=stop fired=1 pid=$$ comm=\"[^\"]+\" value=0 reason=\"slow response 42\"$"
+	"^[0-9]+\.[0-9]{9} user action=stop fired=1 pid=$$ comm=\"[^\"]+\""\
+	" value=0 reason=\"slow response 42\"$"
 check "trigger_pipe is consumed" "$(wr -R "$KT/trigger_pipe")" "EAGAIN"
 check "the triggers file counts the firing" "$(cat "$KT/triggers")" \
 	"user count=1 delay=0 action=stop hits=1 fired=1"
@@ -241,7 +242,7 @@ pipe
 
 # --- a stop across traces --------------------------------------------------
 # A delay= stop still pending when its trace is stopped and another
-# started must not hold back the stop of the new trace's trigger.
+# started must not hold back the stop of the trigger of the new trace.
 stops() { dmesg | grep -c 'ktrace: trigger user: trace frozen .* and stopped'; }
 state() { awk '$1 == "state" { print $2 }' "$KT/stats"; }
 # wait_state STATE: until the stats file tells STATE, 5 s at most.
@@ -335,7 +336,8 @@ wait_stopped
 check "oom: the OOM kill stopped tracing" "$(cat "$KT/enable")" 0
 ascii oom
 has "oom: the trigger record names the victim and its memory" "$TMP/out" \
-	" ktrace:trigger trigger=\"oom\" pid=$HOG comm=\"ktrace_hog\" value=[1-9][0-9]{5,} fired=1 action=stop reason=\"oom-kill\"$"
+	" ktrace:trigger trigger=\"oom\" pid=$HOG comm=\"ktrace_hog\""\
+	" value=[1-9][0-9]{5,} fired=1 action=stop reason=\"oom-kill\"$"
 order=$(awk -v p="pid=$HOG" '/text="before the hog"/ && !m { m = NR }
 	/ vm:(direct_reclaim_begin|shrink_inactive|kswapd_wake) / && !r { r = NR }
 	$0 ~ " vm:oom_kill " p " " && !k { k = NR }
@@ -370,7 +372,8 @@ wait_stopped
 wait
 ascii block
 has "latency:block: fired on the slow request before it completed" "$TMP/out" \
-	" ktrace:trigger trigger=\"latency:block\" pid=0 comm=\"\" value=[0-9]{9} fired=1 action=stop reason=\"block $LDEVT sector 800, no end yet\"$"
+	" ktrace:trigger trigger=\"latency:block\" pid=0 comm=\"\""\
+	" value=[0-9]{9} fired=1 action=stop reason=\"block $LDEVT sector 800, no end yet\"$"
 in_range "latency:block: the value is the time waited so far" \
 	"$(sed -n 's/.* trigger="latency:block" .* value=\([0-9]*\) .*/\1/p' "$TMP/out")" \
 	100000000 999999999
@@ -399,19 +402,19 @@ in_range "latency:syscall: the value is over the threshold, at most the sleep" \
 	50000000 400000000
 echo '!latency:syscall' >"$KT/triggers"
 
-# A thread other than the leader that execs takes the leader's pid: its
+# A thread other than the leader that execs takes the pid of the leader: its
 # execve() ends under another pid than it began with, in well under T.
-# execve()'s number, from a run with nothing armed.
+# number of execve(), from a run with nothing armed.
 NR_EXECVE=$("$DIR"/ktrace_lat texec | awk 'NR == 1 { print $2 }')
 echo "latency:syscall>100ms nr=$NR_EXECVE" >"$KT/triggers"
 start overwrite
 "$DIR"/ktrace_lat texec >"$TMP/texec"
 sleep 0.5
 ktap_print_msg "texec: $(tr '\n' ' ' <"$TMP/texec")"
-check "texec: the execve()ing thread took the leader's pid" \
+check "texec: the execve()ing thread took the pid of the leader" \
 	"$(awk 'NR == 1 { p = $4 } NR == 2 { print ($4 == p) ? "ok" : $0 }' "$TMP/texec")" ok
 fired=$(sed -n 's/^latency:syscall.* fired=\([0-9]*\) .*/\1/p' "$KT/triggers")
-check "latency:syscall: a thread's execve() does not fire after T" \
+check "latency:syscall: execve() in a thread does not fire after T" \
 	"$(cat "$KT/enable"):$fired" "1:0"
 echo '!latency:syscall' >"$KT/triggers"
 pipe
@@ -441,7 +444,8 @@ echo 0 >"$KT/enable"
 SV=$(awk '{ print $2 }' "$TMP/starve")
 pipe
 has "latency:wakeup: fired for the thread kept from running" "$TMP/pipe" \
-	" latency:wakeup action=mark fired=[0-9]+ pid=$SV comm=\"ktrace_lat\" value=[0-9]+ reason=\"wakeup to running(, no end yet)?\"$"
+	" latency:wakeup action=mark fired=[0-9]+ pid=$SV comm=\"ktrace_lat\""\
+	" value=[0-9]+ reason=\"wakeup to running(, no end yet)?\"$"
 in_range "latency:wakeup: it waited over the threshold, at most the spin" \
 	"$(sed -n "s/.* latency:wakeup .* pid=$SV .* value=\\([0-9]*\\) .*/\\1/p" "$TMP/pipe" |
 	   sort -n | tail -n 1)" \
