@@ -272,15 +272,14 @@ static void start_timer(int sig, long ns)
 	}
 }
 
-static int stress(int seconds, bool overwrite)
+/*
+ * The buffer, a reader thread running fn (if any) on another CPU, and the
+ * two timers whose signals are this thread's nested writers.
+ */
+static void start_writers(bool overwrite, void *(*fn)(void *), pthread_t *rd)
 {
 	struct sigaction sa = { .sa_handler = siga, .sa_flags = SA_RESTART };
-	struct ktrace_buf_stats st;
 	sigset_t all, old;
-	pthread_t rd;
-	u32 i = 0;
-	time_t end;
-	unsigned long first;
 
 	buf = ktrace_buf_create(mem, NULL, 0, 0, SB_SIZE, NR_SUBBUFS, overwrite);
 	if (IS_ERR(buf))
@@ -288,7 +287,7 @@ static int stress(int seconds, bool overwrite)
 	/* The reader is another CPU: the "interrupts" are this thread's only. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	if (!overwrite && pthread_create(&rd, NULL, reader, NULL))
+	if (fn && pthread_create(rd, NULL, fn, NULL))
 		fail("pthread_create", 0, 0);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* SIGA's handler can be interrupted by SIGB, not the other way. */
@@ -299,7 +298,19 @@ static int stress(int seconds, bool overwrite)
 	sigaction(SIGB, &sa, NULL);
 	start_timer(SIGA, 7000);
 	start_timer(SIGB, 13000);
+}
 
+static int stress(int seconds, bool overwrite)
+{
+	struct ktrace_buf_stats st;
+	sigset_t all, old;
+	pthread_t rd;
+	u32 i = 0;
+	time_t end;
+	unsigned long first;
+
+	start_writers(overwrite, overwrite ? NULL : reader, &rd);
+	sigfillset(&all);
 	end = time(NULL) + seconds;
 	while (time(NULL) < end) {
 		unsigned int n;
@@ -425,7 +436,6 @@ static void *race_reader(void *arg)
 
 static int reader_race(int seconds)
 {
-	struct sigaction sa = { .sa_handler = siga, .sa_flags = SA_RESTART };
 	struct ktrace_buf_stats st;
 	unsigned long next_delivery = 0;
 	sigset_t all, old;
@@ -434,22 +444,8 @@ static int reader_race(int seconds)
 	time_t end;
 
 	delay_deliveries = 1;
-	buf = ktrace_buf_create(mem, NULL, 0, 0, SB_SIZE, NR_SUBBUFS, true);
-	if (IS_ERR(buf))
-		fail("ktrace_buf_create", -PTR_ERR(buf), 0);
+	start_writers(true, race_reader, &rd);
 	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	if (pthread_create(&rd, NULL, race_reader, NULL))
-		fail("pthread_create", 0, 0);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGA, &sa, NULL);
-	sa.sa_handler = sigb;
-	sigaddset(&sa.sa_mask, SIGA);
-	sigaction(SIGB, &sa, NULL);
-	start_timer(SIGA, 7000);
-	start_timer(SIGB, 13000);
-
 	srandom(1);
 	end = time(NULL) + seconds;
 	/* On a loaded machine, go on (30 s at most) until a copy was torn. */
