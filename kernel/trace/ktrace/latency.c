@@ -135,6 +135,32 @@ bool ktrace_lat_begin(struct ktrace_latency *l, u64 key, u64 now, u32 info,
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_begin);
 
+/*
+ * Take the pair in flight under @key out of the matcher: its beginning and
+ * info, or false if none (or another CPU took it first).
+ */
+static bool ktrace_lat_take(struct ktrace_latency *l, u64 key, u64 *start,
+			    u32 *info)
+{
+	struct ktrace_lat_slot *s;
+	unsigned int i;
+
+	key |= KTRACE_LAT_USED;
+	for (i = 0; i < KTRACE_LAT_PROBES; i++) {
+		s = ktrace_lat_slot(l, key, i);
+		if (READ_ONCE(s->key) != key)
+			continue;
+		/* Pairs with the release store of the beginning: its info is set. */
+		*start = smp_load_acquire(&s->start);
+		if (!ktrace_lat_claim(s, *start))
+			continue;
+		*info = READ_ONCE(s->info);
+		ktrace_lat_free(s);
+		return true;
+	}
+	return false;
+}
+
 /**
  * ktrace_lat_end() - a pair ends
  * @l: the matcher
@@ -150,27 +176,12 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_begin);
 bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
 		    u64 *elapsed, u32 *info)
 {
-	struct ktrace_lat_slot *s;
-	unsigned int i;
 	u64 start;
 
-	key |= KTRACE_LAT_USED;
-	for (i = 0; i < KTRACE_LAT_PROBES; i++) {
-		s = ktrace_lat_slot(l, key, i);
-		if (READ_ONCE(s->key) != key)
-			continue;
-		/* Pairs with the release store of the beginning: its info is set. */
-		start = smp_load_acquire(&s->start);
-		if (!ktrace_lat_claim(s, start))
-			continue;
-		*info = READ_ONCE(s->info);
-		ktrace_lat_free(s);
-		if (start < since)
-			return false;
-		*elapsed = now > start ? now - start : 0;
-		return *elapsed > l->threshold;
-	}
-	return false;
+	if (!ktrace_lat_take(l, key, &start, info) || start < since)
+		return false;
+	*elapsed = now > start ? now - start : 0;
+	return *elapsed > l->threshold;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_end);
 
@@ -187,26 +198,13 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_end);
  */
 bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to)
 {
-	struct ktrace_lat_slot *s;
-	unsigned int i;
 	u64 start;
 	u32 info;
 
-	from |= KTRACE_LAT_USED;
-	for (i = 0; i < KTRACE_LAT_PROBES; i++) {
-		s = ktrace_lat_slot(l, from, i);
-		if (READ_ONCE(s->key) != from)
-			continue;
-		/* Pairs with the release store of the beginning: its info is set. */
-		start = smp_load_acquire(&s->start);
-		if (!ktrace_lat_claim(s, start))
-			continue;
-		info = READ_ONCE(s->info);
-		ktrace_lat_free(s);
-		ktrace_lat_begin(l, to, start, info, true);
-		return true;
-	}
-	return false;
+	if (!ktrace_lat_take(l, from, &start, &info))
+		return false;
+	ktrace_lat_begin(l, to, start, info, true);
+	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_move);
 

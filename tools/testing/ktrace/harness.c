@@ -300,6 +300,18 @@ static void start_writers(bool overwrite, void *(*fn)(void *), pthread_t *rd)
 	start_timer(SIGB, 13000);
 }
 
+/* Stop the "interrupts", then flush as ktrace_set_enabled(false) does. */
+static void stop_writers(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	ktrace_buf_flush(buf);
+	ktrace_buf_sync(buf);
+	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+}
+
 static int stress(int seconds, bool overwrite)
 {
 	struct ktrace_buf_stats st;
@@ -325,11 +337,7 @@ static int stress(int seconds, bool overwrite)
 			}
 		}
 	}
-	/* Stop the "interrupts", then flush as ktrace_set_enabled(false) does. */
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	ktrace_buf_flush(buf);
-	ktrace_buf_sync(buf);
-	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+	stop_writers();
 	if (!overwrite) {
 		pthread_join(rd, NULL);
 	} else {
@@ -465,10 +473,7 @@ static int reader_race(int seconds)
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
 		}
 	}
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	ktrace_buf_flush(buf);
-	ktrace_buf_sync(buf);
-	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+	stop_writers();
 	pthread_join(rd, NULL);
 	ktrace_buf_stats(buf, &st);
 	printf("reader-race: attempts=%lu+%lu+%lu events=%llu read=%lu dropped=%llu ",
