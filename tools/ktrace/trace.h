@@ -153,6 +153,14 @@ struct kt_buf {
 __printf(2, 3)
 void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
 
+/*
+ * Add to the closed trace file at @path the kernel symbols its SYMBOL
+ * fields need, from /proc/kallsyms; with @hide, first replace every
+ * kernel address in it, so that the file holds none.  0, or -1 after
+ * saying why on stderr.
+ */
+int kt_symbols_save(const char *path, bool hide);
+
 /* The commands. */
 int kt_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -40,7 +40,6 @@ check() {
 }
 
 echo "KTAP version 1"
-echo "1..36"
 check "help on stdout, exit 0" 0 '^usage: ktrace' '' -- --help
 check "help command" 0 'status +show whether' '' -- help
 check "no command is a usage error" 2 '' '^usage: ktrace' --
@@ -192,6 +191,14 @@ else
 	fails=$((fails + 1))
 fi
 
+# The tests of each command, in their own files (t-*.sh), sourced here:
+# they use check, filtered, $bin, $mk and $tmp, and count in n and fails.
+for t in "$(dirname "$0")"/t-*.sh; do
+	[ -f "$t" ] || continue
+	# shellcheck disable=SC1090
+	. "$t"
+done
+
 # A short fuzz run, if the fuzzer could be built (clang).
 n=$((n + 1))
 if [ -n "$FUZZ_BIN" ] && [ -x "$FUZZ_BIN" ]; then
@@ -211,4 +218,5 @@ else
 	echo "ok $n # SKIP no fuzzer built (FUZZ_BIN)"
 fi
 
+echo "1..$n"
 [ "$fails" -eq 0 ]
