@@ -8,7 +8,8 @@
  * end of COMMAND, on Ctrl-C, or with --wait when tracing stops by itself
  * (a trigger fired).  Then it adds what a
  * decoder elsewhere needs: the tasks alive (pid and name), the kernel's
- * saved comms, uname, the stats and the triggers.
+ * saved comms, uname, the stats, the triggers and the kernel symbols of
+ * its addresses (symbols.c), or none of its addresses at all.
  */
 #include <dirent.h>
 #include <endian.h>
@@ -229,7 +230,8 @@ static int add_text(struct recorder *r, unsigned int type, const char *file)
 
 static const char record_help[] =
 	"usage: ktrace record [-o FILE] [-e EVENT,...] [-m drop|overwrite|hybrid] [-b KB]\n"
-	"                     [-t TRIGGER]... [--wait] [-- COMMAND [ARGS]]\n"
+	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses]\n"
+	"                     [-- COMMAND [ARGS]]\n"
 	"\n"
 	"Trace until COMMAND ends, until Ctrl-C, or with --wait until tracing\n"
 	"stops by itself (a trigger fired), and write every channel of every CPU,\n"
@@ -242,6 +244,9 @@ static const char record_help[] =
 	"  -b, --buffer-kb KB   per-CPU size of the high-rate channel\n"
 	"  -t, --trigger SPEC   arm a trigger (as written to the triggers file)\n"
 	"  -w, --wait           stop when tracing stops, not on COMMAND's end\n"
+	"      --no-kernel-addresses\n"
+	"                       save no kernel addresses at all (symbols instead),\n"
+	"                       for traces posted publicly\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"The control directory is $KTRACE_DIR, by default /sys/kernel/debug/ktrace.\n";
@@ -327,6 +332,7 @@ int kt_record(int argc, char **argv)
 		{ "buffer-kb", required_argument, NULL, 'b' },
 		{ "trigger", required_argument, NULL, 't' },
 		{ "wait", no_argument, NULL, 'w' },
+		{ "no-kernel-addresses", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -336,7 +342,7 @@ int kt_record(int argc, char **argv)
 	unsigned int nr_triggers = 0, ch, cpu;
 	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
 	struct sigaction sa = { .sa_handler = on_signal };
-	bool wait_stop = false, tty = isatty(STDERR_FILENO);
+	bool wait_stop = false, hide = false, tty = isatty(STDERR_FILENO);
 	pid_t child = -1;
 	struct utsname u;
 	char text[1024];
@@ -390,6 +396,9 @@ int kt_record(int argc, char **argv)
 		}
 		case 'w':
 			wait_stop = true;
+			break;
+		case 'K':
+			hide = true;
 			break;
 		case 'h':
 			fputs(record_help, stdout);
@@ -473,6 +482,12 @@ stop:
 		ret = 1;
 	}
 	r->f = NULL;
+	/* The symbols of its kernel addresses, or none of them with hide. */
+	if (!ret && kt_symbols_save(r->out, hide)) {
+		ret = 1;
+		if (hide)
+			unlink(r->out);
+	}
 	if (!ret)
 		fprintf(stderr, "ktrace record: %llu bytes of trace in %s\n", r->bytes, r->out);
 	if (child > 0)

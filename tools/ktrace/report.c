@@ -7,9 +7,12 @@
  *
  *   TIME CPU COMM-PID GROUP:NAME KEY=VALUE...
  *
- * Differences, both for want of information in the trace: task names come
- * from the tasks recorded with the trace (the kernel names tasks alive
- * when the line is read); SYMBOL fields print as hexadecimal addresses.
+ * Task names come from the trace, then the saved comms and the tasks
+ * recorded with it (the kernel names tasks alive when the line is read).
+ * SYMBOL fields print as the symbols section recorded with the trace says
+ * (symbols.c: name+0xoff/0xsize [module], as the kernel's %pS), also when
+ * it hid the addresses behind tokens; a value it does not name prints as
+ * a hexadecimal address.
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -57,8 +60,10 @@ static void put_string(struct kt_buf *b, const unsigned char *s, size_t len)
 	kt_bufprintf(b, "\"");
 }
 
-static void put_field(struct kt_buf *b, const struct kt_field *f, const struct kt_record *r)
+static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct kt_field *f,
+		      const struct kt_record *r)
 {
+	const char *sym;
 	bool compact = r->id != KTRACE_ID_EXPANDED;
 	uint64_t v = 0;
 	unsigned int i;
@@ -95,8 +100,15 @@ static void put_field(struct kt_buf *b, const struct kt_field *f, const struct k
 			v |= ~0ULL << (f->size * 8);
 	}
 	switch (f->display) {
-	case KTRACE_DISPLAY_HEX:
 	case KTRACE_DISPLAY_SYMBOL:
+		/* The symbol saved with the trace, as the kernel's %pS. */
+		sym = kt_symbol(t, v);
+		if (sym)
+			kt_bufprintf(b, "%s", sym);
+		else
+			kt_bufprintf(b, "0x%llx", (unsigned long long)v);
+		return;
+	case KTRACE_DISPLAY_HEX:
 		kt_bufprintf(b, "0x%llx", (unsigned long long)v);
 		return;
 	case KTRACE_DISPLAY_DEV:
@@ -143,7 +155,7 @@ void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t
 		kt_bufprintf(&b, "%s:%s", ev->group, ev->name);
 	for (i = 0; ev && i < ev->nr_fields; i++) {
 		kt_bufprintf(&b, " %s=", ev->fields[i].name);
-		put_field(&b, &ev->fields[i], r);
+		put_field(&b, t, &ev->fields[i], r);
 	}
 	if (b.len > size - 2)
 		b.len = size - 2;

@@ -1,14 +1,544 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tools/ktrace: the kernel symbols a trace needs.
+ * tools/ktrace: the kernel symbols a trace needs, and hiding its kernel
+ * addresses.
  *
- * Placeholder: the symbol table is added by the next change.
+ * A trace carries raw kernel addresses: the fields displayed as symbols
+ * (irq:timer_expire's function, irq:irqsoff's caller, statedump:irq's
+ * handler) and other fields the metadata flags KTRACE_FIELD_KADDR (the
+ * base of a module in statedump:module).  Elsewhere they mean nothing,
+ * and they give away the traced machine's KASLR layout.  So record (and
+ * extract) end with kt_symbols_save(), which resolves each distinct value
+ * against /proc/kallsyms as the kernel's %pS does, name+0xoff/0xsize and
+ * " [module]" for a module's symbol, and adds a KTF_SYMBOLS section of
+ * "VALUE SYMBOL" lines, VALUE in hexadecimal.  report prints a SYMBOL
+ * field from there.
+ *
+ * With hide (--no-kernel-addresses), the file is written anew with every
+ * such value replaced in the records: a SYMBOL field's by a token, 1, 2,
+ * 3 ... in the order of first appearance (never a kernel address), and
+ * the symbols section maps the tokens to the symbols, after a first line
+ * "# hidden"; another KTRACE_FIELD_KADDR field (a module's base) becomes
+ * 0: nothing decodes it into a name, and the record names the module
+ * anyway.  A value no symbol covers maps to "?".  0 is no address and is
+ * kept.  Then the new file is searched for each original value, 8 bytes
+ * little-endian: one found fails the save, and the file is not replaced.
+ * User-space addresses (statedump:map) are the traced program's layout,
+ * not the kernel's, and are kept.
+ *
+ * Approximations of %pS: the size of a symbol is the distance to the next
+ * higher address of /proc/kallsyms, whichever module it belongs to; an
+ * address below the first symbol or at or above the last is not resolved
+ * (it stays hexadecimal, as the kernel prints an address it cannot name);
+ * of aliases (several names at one address), the first listed is used,
+ * as the kernel does.  Absolute symbols (kallsyms types 'a' and 'A': per-CPU
+ * offsets) are no code and are ignored.
  */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "trace.h"
 
+/* One symbol of /proc/kallsyms. */
+struct ksym {
+	uint64_t addr;
+	unsigned int index;		/* line, so that the first alias wins */
+	char *name;			/* "name" or "name\t[module]" */
+};
+
+struct kallsyms {
+	struct ksym *syms;
+	size_t nr;
+	char *text;
+};
+
+/* One distinct value of the trace's kernel-address fields. */
+struct kval {
+	uint64_t value;
+	uint64_t token;			/* hide: what replaces it (0: nothing) */
+	unsigned int size;		/* bytes of the field it came in */
+	char *symbol;			/* name+0xoff/0xsize [module]; NULL */
+};
+
+struct kvals {
+	struct kval *v;			/* in order of first appearance */
+	size_t nr, max;
+	size_t *hash;			/* index + 1 into v; 0: empty */
+	size_t hash_size;
+	uint64_t next_token;
+	bool hide;
+	bool oom;
+};
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/*
+ * Read the symbols of path (/proc/kallsyms format: "ADDR TYPE NAME" and a
+ * tab and "[module]" for a module's).  Returns 0 with ks->nr symbols, or
+ * -1 after a warning: the file cannot be read, or it shows no address
+ * (kptr_restrict).
+ */
+static int kallsyms_read(struct kallsyms *ks, const char *path)
+{
+	size_t len = 0, max = 1 << 20, n = 0, nmax = 0;
+	bool nonzero = false;
+	char *p;
+	ssize_t got;
+	int fd;
+
+	memset(ks, 0, sizeof(*ks));
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "ktrace: %s: %s: symbols not saved\n", path, strerror(errno));
+		return -1;
+	}
+	ks->text = malloc(max + 1);
+	/* /proc files have no size: read to the end. */
+	while (ks->text && (got = read(fd, ks->text + len, max - len)) > 0) {
+		len += got;
+		if (len == max) {
+			char *nt = realloc(ks->text, 2 * max + 1);
+
+			if (!nt) {
+				free(ks->text);
+				ks->text = NULL;
+				break;
+			}
+			ks->text = nt;
+			max *= 2;
+		}
+	}
+	close(fd);
+	if (!ks->text) {
+		fprintf(stderr, "ktrace: %s: out of memory: symbols not saved\n", path);
+		return -1;
+	}
+	ks->text[len] = '\0';
+	for (p = ks->text; *p;) {
+		char *nl = strchr(p, '\n'), *end, *name;
+		unsigned long long addr;
+
+		if (nl)
+			*nl = '\0';
+		addr = strtoull(p, &end, 16);
+		/* "ADDR T NAME": a type letter between single spaces. */
+		if (end != p && end[0] == ' ' && end[1] && end[2] == ' ' && end[3]) {
+			nonzero |= addr != 0;
+			name = end + 3;
+			if (end[1] != 'a' && end[1] != 'A') {
+				if (n == nmax) {
+					struct ksym *ns;
+
+					nmax = nmax ? 2 * nmax : 4096;
+					ns = realloc(ks->syms, nmax * sizeof(*ns));
+					if (!ns) {
+						fprintf(stderr,
+							"ktrace: %s: out of memory: symbols not saved\n",
+							path);
+						free(ks->syms);
+						free(ks->text);
+						return -1;
+					}
+					ks->syms = ns;
+				}
+				ks->syms[n].addr = addr;
+				ks->syms[n].index = n;
+				ks->syms[n++].name = name;
+			}
+		}
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	if (!nonzero) {
+		fprintf(stderr, "ktrace: %s hides addresses (kptr_restrict): symbols not saved\n",
+			path);
+		free(ks->syms);
+		free(ks->text);
+		memset(ks, 0, sizeof(*ks));
+		return -1;
+	}
+	ks->nr = n;
+	if (n)
+		qsort(ks->syms, n, sizeof(*ks->syms), ksym_cmp);
+	return 0;
+}
+
+/*
+ * addr as the kernel's %pS prints it: "name+0xoff/0xsize", and
+ * " [module]" for a module's symbol.  NULL if no symbol covers it (or out
+ * of memory).
+ */
+static char *resolve(const struct kallsyms *ks, uint64_t addr)
+{
+	size_t lo = 0, hi = ks->nr, i, j;
+	const char *name, *tab;
+	char *s;
+
+	/* The last symbol at or below addr ... */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	i = lo - 1;
+	/* ... the first of its aliases, and the next higher address. */
+	while (i && ks->syms[i - 1].addr == ks->syms[i].addr)
+		i--;
+	for (j = i + 1; j < ks->nr && ks->syms[j].addr == ks->syms[i].addr; j++)
+		;
+	if (j == ks->nr)
+		return NULL;
+	name = ks->syms[i].name;
+	tab = strchr(name, '\t');
+	if (tab ? asprintf(&s, "%.*s+0x%llx/0x%llx %s", (int)(tab - name), name,
+			   (unsigned long long)(addr - ks->syms[i].addr),
+			   (unsigned long long)(ks->syms[j].addr - ks->syms[i].addr),
+			   tab + 1) < 0 :
+		  asprintf(&s, "%s+0x%llx/0x%llx", name,
+			   (unsigned long long)(addr - ks->syms[i].addr),
+			   (unsigned long long)(ks->syms[j].addr - ks->syms[i].addr)) < 0)
+		return NULL;
+	return s;
+}
+
+static size_t hash_of(uint64_t v, size_t size)
+{
+	return (size_t)((v * 0x9e3779b97f4a7c15ULL) >> 32) & (size - 1);
+}
+
+/* The entry of value v, added if new; NULL when out of memory. */
+static struct kval *kval_get(struct kvals *k, uint64_t v, unsigned int size)
+{
+	size_t h, i;
+
+	if (k->nr * 2 >= k->hash_size) {
+		size_t ns = k->hash_size ? 2 * k->hash_size : 1024;
+		size_t *nh = calloc(ns, sizeof(*nh));
+
+		if (!nh)
+			return NULL;
+		for (i = 0; i < k->nr; i++) {
+			for (h = hash_of(k->v[i].value, ns); nh[h]; h = (h + 1) & (ns - 1))
+				;
+			nh[h] = i + 1;
+		}
+		free(k->hash);
+		k->hash = nh;
+		k->hash_size = ns;
+	}
+	for (h = hash_of(v, k->hash_size); k->hash[h]; h = (h + 1) & (k->hash_size - 1))
+		if (k->v[k->hash[h] - 1].value == v)
+			return &k->v[k->hash[h] - 1];
+	if (k->nr == k->max) {
+		size_t nm = k->max ? 2 * k->max : 256;
+		struct kval *nv = realloc(k->v, nm * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		k->v = nv;
+		k->max = nm;
+	}
+	k->hash[h] = k->nr + 1;
+	memset(&k->v[k->nr], 0, sizeof(k->v[k->nr]));
+	k->v[k->nr].value = v;
+	k->v[k->nr].size = size;
+	return &k->v[k->nr++];
+}
+
+static bool is_kaddr(const struct kt_field *f)
+{
+	return f->display == KTRACE_DISPLAY_SYMBOL || (f->flags & KTRACE_FIELD_KADDR);
+}
+
+/*
+ * Every kernel-address field of an expanded event (a compact payload of
+ * 32 bits holds no 64-bit address): its value collected and, with hide,
+ * replaced in the stream's bytes, which kt_open() holds in memory.
+ */
+static int collect(struct kt_trace *t, const struct kt_record *r, void *arg)
+{
+	struct kvals *k = arg;
+	const struct kt_event *ev = r->event;
+	unsigned int i;
+
+	(void)t;
+	if (!ev || r->id != KTRACE_ID_EXPANDED)
+		return 0;
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct kt_field *f = &ev->fields[i];
+		/* The stream's bytes, which kt_open() copied: ours to patch. */
+		unsigned char *p = (unsigned char *)r->data + f->offset;
+		uint64_t v = 0, token;
+		struct kval *kv;
+
+		if (!is_kaddr(f) || !f->size || f->size > sizeof(v) ||
+		    f->offset + f->size > r->length)
+			continue;
+		/* As report reads it: the traced machine's byte order is ours. */
+		memcpy(&v, p, f->size);
+		if (!v)
+			continue;
+		kv = kval_get(k, v, f->size);
+		if (!kv) {
+			k->oom = true;
+			return -1;
+		}
+		if (!k->hide)
+			continue;
+		/* A symbol gets its token; another kernel address, 0. */
+		if (f->display == KTRACE_DISPLAY_SYMBOL && !kv->token)
+			kv->token = ++k->next_token;
+		token = f->display == KTRACE_DISPLAY_SYMBOL ? kv->token : 0;
+		memcpy(p, &token, f->size);
+	}
+	return 0;
+}
+
+static int put_section(FILE *f, uint32_t type, uint16_t ch, uint16_t cpu,
+		       const void *data, size_t len)
+{
+	static const char zero[8];
+	struct ktf_section s = {
+		.type = htole32(type),
+		.channel = htole16(ch),
+		.cpu = htole16(cpu),
+		.length = htole64(len),
+	};
+	size_t pad = (8 - len % 8) % 8;
+
+	if (fwrite(&s, sizeof(s), 1, f) != 1 || (len && fwrite(data, 1, len, f) != len) ||
+	    (pad && fwrite(zero, 1, pad, f) != pad))
+		return -1;
+	return 0;
+}
+
+/* The symbols section's text: "VALUE SYMBOL" lines. */
+static char *symbols_text(const struct kvals *k, size_t *len)
+{
+	char *text = NULL;
+	FILE *m = open_memstream(&text, len);
+	size_t i;
+
+	if (!m)
+		return NULL;
+	if (k->hide)
+		fputs("# hidden\n", m);
+	for (i = 0; i < k->nr; i++) {
+		const struct kval *kv = &k->v[i];
+
+		if (k->hide && kv->token)
+			fprintf(m, "%llx %s\n", (unsigned long long)kv->token,
+				kv->symbol ? kv->symbol : "?");
+		else if (!k->hide && kv->symbol)
+			fprintf(m, "%llx %s\n", (unsigned long long)kv->value, kv->symbol);
+	}
+	if (fclose(m)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Whether any original value is left in the file at path; -1 on error. */
+static int addresses_left(const char *path, const struct kvals *k)
+{
+	struct stat st;
+	unsigned char *map;
+	int fd, left = 0;
+	size_t i;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	map = st.st_size ? mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	for (i = 0; i < k->nr && !left; i++) {
+		uint64_t v = k->v[i].value;	/* as the records hold it */
+
+		if (k->v[i].size == sizeof(v) && map &&
+		    memmem(map, st.st_size, &v, sizeof(v))) {
+			fprintf(stderr, "ktrace: %s: kernel address 0x%llx still in the file\n",
+				path, (unsigned long long)k->v[i].value);
+			left = 1;
+		}
+	}
+	if (map)
+		munmap(map, st.st_size);
+	return left;
+}
+
+/* Append the symbols section to the file at path. */
+static int append_symbols(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "ab");
+
+	if (!f || put_section(f, KTF_SYMBOLS, 0, 0, text, len)) {
+		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Write the trace anew to path, through a temporary file renamed over it:
+ * one section per stream (their records patched), the text sections, and
+ * the symbols section in place of any earlier one.  Then check that no
+ * original value is left.
+ */
+static int rewrite(const char *path, const struct kt_trace *t, const struct kvals *k,
+		   const char *text, size_t len)
+{
+	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
+	struct stat st;
+	char *tmp = NULL;
+	unsigned int i;
+	FILE *f = NULL;
+	int fd, left;
+
+	if (asprintf(&tmp, "%s.hide-XXXXXX", path) < 0) {
+		tmp = NULL;
+		goto fail;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto fail;
+	/* mkstemp() makes it 0600: keep the trace's mode. */
+	if (!stat(path, &st))
+		fchmod(fd, st.st_mode & 07777);
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		goto fail_tmp;
+	}
+	if (fwrite(&h, sizeof(h), 1, f) != 1)
+		goto fail_tmp;
+	for (i = 0; i < t->nr_streams; i++)
+		if (put_section(f, KTF_STREAM, t->streams[i].channel, t->streams[i].cpu,
+				t->streams[i].data, t->streams[i].size))
+			goto fail_tmp;
+	for (i = KTF_UNAME; i < KTF_SYMBOLS; i++)
+		if (t->text[i] && put_section(f, i, 0, 0, t->text[i], strlen(t->text[i])))
+			goto fail_tmp;
+	if (put_section(f, KTF_SYMBOLS, 0, 0, text, len))
+		goto fail_tmp;
+	if (fflush(f) || fsync(fileno(f)))
+		goto fail_tmp;
+	if (fclose(f)) {
+		f = NULL;
+		goto fail_tmp;
+	}
+	f = NULL;
+	left = addresses_left(tmp, k);
+	if (left) {
+		if (left < 0)
+			fprintf(stderr, "ktrace: %s: %s\n", tmp, strerror(errno));
+		fprintf(stderr, "ktrace: %s: kernel addresses not hidden: file not rewritten\n",
+			path);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (rename(tmp, path))
+		goto fail_tmp;
+	free(tmp);
+	return 0;
+fail_tmp:
+	fprintf(stderr, "ktrace: %s: %s\n", tmp, strerror(errno));
+	if (f)
+		fclose(f);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+fail:
+	fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
+	free(tmp);
+	return -1;
+}
+
+/**
+ * kt_symbols_save() - add the kernel symbols to a trace, or hide them
+ * @path: the closed, complete trace file
+ * @hide: replace every kernel address of the file by a token
+ *
+ * Resolves the distinct values of the kernel-address fields against
+ * /proc/kallsyms (or $KTRACE_KALLSYMS) and appends them as a symbols
+ * section; when kallsyms cannot be read or hides its addresses, warns and
+ * saves no symbol.  With @hide, writes the file anew with tokens in place
+ * of the addresses (see the top of this file), even without symbols.
+ *
+ * Return: 0, or -1 after saying why on stderr (the file is then as it
+ * was).
+ */
 int kt_symbols_save(const char *path, bool hide)
 {
-	(void)path;
-	(void)hide;
-	return 0;
+	const char *kpath = getenv("KTRACE_KALLSYMS");
+	struct kvals k = { .hide = hide };
+	struct kallsyms ks = { 0 };
+	struct kt_trace t;
+	char *text = NULL;
+	size_t len = 0, i;
+	int ret = -1;
+
+	if (!kpath || !*kpath)
+		kpath = "/proc/kallsyms";
+	if (kt_open(&t, path))
+		return -1;
+	if (kt_merge(&t, collect, &k) || k.oom) {
+		fprintf(stderr, "ktrace: %s: out of memory\n", path);
+		goto out;
+	}
+	if (!k.nr) {
+		ret = 0;		/* no kernel address: nothing to add */
+		goto out;
+	}
+	if (!kallsyms_read(&ks, kpath))
+		for (i = 0; i < k.nr; i++)
+			k.v[i].symbol = resolve(&ks, k.v[i].value);
+	text = symbols_text(&k, &len);
+	if (!text) {
+		fprintf(stderr, "ktrace: %s: out of memory\n", path);
+		goto out;
+	}
+	if (hide)
+		ret = rewrite(path, &t, &k, text, len);
+	else
+		ret = len ? append_symbols(path, text, len) : 0;
+out:
+	for (i = 0; i < k.nr; i++)
+		free(k.v[i].symbol);
+	free(k.v);
+	free(k.hash);
+	free(ks.syms);
+	free(ks.text);
+	free(text);
+	kt_close(&t);
+	return ret;
 }

@@ -143,7 +143,7 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 				s->data = p;
 				s->size += len;
 			}
-		} else if (type >= KTF_UNAME && type <= KTF_COMMS) {
+		} else if (type >= KTF_UNAME && type <= KTF_TEXT_LAST) {
 			size_t old = t->text[type] ? strlen(t->text[type]) : 0;
 
 			p = realloc(t->text[type], old + len + 1);
@@ -471,6 +471,63 @@ static unsigned int read_tasks(const char *p, struct kt_task **tasks)
 	return n;
 }
 
+static int symbol_cmp(const void *a, const void *b)
+{
+	const struct kt_symbol *x = a, *y = b;
+
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+/*
+ * The symbols section: "VALUE NAME" lines, VALUE in hexadecimal; lines
+ * starting with '#' are comments, "# hidden" first says that the values
+ * are tokens.  Malformed lines are skipped.
+ */
+static void read_symbols(struct kt_trace *t)
+{
+	size_t n = 0, max = 0;
+	char *p;
+
+	if (!t->text[KTF_SYMBOLS])
+		return;
+	t->symbol_names = strdup(t->text[KTF_SYMBOLS]);
+	t->symbols_hidden = !strncmp(t->text[KTF_SYMBOLS], "# hidden\n", 9);
+	for (p = t->symbol_names; p && *p;) {
+		char *nl = strchr(p, '\n'), *end;
+		unsigned long long v;
+
+		if (nl)
+			*nl = '\0';
+		v = strtoull(p, &end, 16);
+		if (*p != '#' && end != p && *end == ' ' && end[1]) {
+			if (n == max) {
+				struct kt_symbol *ns;
+
+				max = max ? 2 * max : 256;
+				ns = realloc(t->symbols, max * sizeof(*ns));
+				if (!ns)
+					break;
+				t->symbols = ns;
+			}
+			t->symbols[n].value = v;
+			t->symbols[n++].name = end + 1;
+		}
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	t->nr_symbols = n;
+	if (n)
+		qsort(t->symbols, n, sizeof(*t->symbols), symbol_cmp);
+}
+
+const char *kt_symbol(const struct kt_trace *t, uint64_t value)
+{
+	struct kt_symbol key = { .value = value }, *found = NULL;
+
+	if (t->nr_symbols)
+		found = bsearch(&key, t->symbols, t->nr_symbols, sizeof(key), symbol_cmp);
+	return found ? found->name : NULL;
+}
+
 /**
  * kt_open_mem() - decode a trace file already in memory
  * @t: the trace, filled in
@@ -497,6 +554,7 @@ int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t s
 		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
 	t->nr_tasks = read_tasks(t->text[KTF_TASKS], &t->tasks);
 	t->nr_comms = read_tasks(t->text[KTF_COMMS], &t->comms);
+	read_symbols(t);
 	return 0;
 }
 
@@ -539,8 +597,10 @@ void kt_close(struct kt_trace *t)
 	for (i = 0; i < t->nr_streams; i++)
 		free(t->streams[i].data);
 	free(t->streams);
-	for (i = 0; i <= KTF_COMMS; i++)
+	for (i = 0; i <= KTF_TEXT_LAST; i++)
 		free(t->text[i]);
+	free(t->symbols);
+	free(t->symbol_names);
 	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
 		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
 			event_free(t->compact[i][j]);

@@ -14,7 +14,10 @@
  * others are text: uname -a, the armed triggers and their firings, the
  * tasks alive when recording ("PID COMM" lines), the stats file and the
  * kernel's saved comms (the comms file: "PID COMM" lines, the last name
- * the trace gave each pid, even when the medium-rate channel was full).
+ * the trace gave each pid, even when the medium-rate channel was full),
+ * and the kernel symbols (symbols.c: "VALUE SYMBOL" lines, VALUE in
+ * hexadecimal, for the values of the kernel-address fields; after a first
+ * line "# hidden", the values are tokens that replaced the addresses).
  */
 #ifndef KTRACE_TRACE_H
 #define KTRACE_TRACE_H
@@ -38,7 +41,11 @@ enum ktf_section_type {
 	KTF_TASKS	= 4,
 	KTF_STATS	= 5,
 	KTF_COMMS	= 6,
+	KTF_SYMBOLS	= 7,
 };
+
+/* The last text section type. */
+#define KTF_TEXT_LAST	KTF_SYMBOLS
 
 struct ktf_header {
 	char magic[8];
@@ -85,11 +92,17 @@ struct kt_task {
 	char comm[17];
 };
 
+/* One line of the symbols section: a field's value and what it names. */
+struct kt_symbol {
+	uint64_t value;
+	const char *name;
+};
+
 struct kt_trace {
 	const char *path;
 	struct kt_stream *streams;
 	unsigned int nr_streams;
-	char *text[KTF_COMMS + 1];	/* text sections, NUL-terminated */
+	char *text[KTF_TEXT_LAST + 1];	/* text sections, NUL-terminated */
 	bool have_clock;
 	struct ktrace_meta_clock clock;
 	bool have_trace;
@@ -102,6 +115,10 @@ struct kt_trace {
 	struct kt_task *comms;		/* the kernel's saved comms, by pid */
 	unsigned int nr_comms;
 	struct kt_task *names;		/* learned from the trace, by pid */
+	struct kt_symbol *symbols;	/* the symbols section, by value */
+	unsigned int nr_symbols;
+	char *symbol_names;		/* what their names point into */
+	bool symbols_hidden;		/* the values are tokens ("# hidden") */
 	unsigned int warnings;
 };
 
@@ -141,6 +158,8 @@ void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
 /* One line as the kernel's ascii pipe prints it, newline included. */
 void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size);
 const char *kt_comm(const struct kt_trace *t, int pid);
+/* What the symbols section says a kernel-address value is; NULL: nothing. */
+const char *kt_symbol(const struct kt_trace *t, uint64_t value);
 
 const char *kt_channel_name(unsigned int ch);
 
@@ -155,9 +174,9 @@ void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
 
 /*
  * Add to the closed trace file at @path the kernel symbols its SYMBOL
- * fields need, from /proc/kallsyms; with @hide, first replace every
- * kernel address in it, so that the file holds none.  0, or -1 after
- * saying why on stderr.
+ * fields need, from /proc/kallsyms ($KTRACE_KALLSYMS); with @hide, first
+ * replace every kernel address in it, so that the file holds none.  0, or
+ * -1 after saying why on stderr.
  */
 int kt_symbols_save(const char *path, bool hide);
 

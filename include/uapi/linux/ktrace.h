@@ -290,7 +290,13 @@ enum ktrace_display {
 };
 
 /* struct ktrace_meta_field.flags */
-#define KTRACE_FIELD_SIGNED	(1U << 0)
+#define KTRACE_FIELD_SIGNED	(1U << 0)	/* two's complement */
+/*
+ * A kernel address (every KTRACE_DISPLAY_SYMBOL field, and others such as
+ * a module's base): it reveals the traced kernel's layout (KASLR), so a
+ * tool may hide it from a trace that leaves the machine.
+ */
+#define KTRACE_FIELD_KADDR	(1U << 1)
 
 /**
  * struct ktrace_meta_field - one field of the event before it

@@ -276,7 +276,8 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 		seq_buf_printf(s, "0x%llx", v);
 		break;
 	case KTRACE_DISPLAY_SYMBOL:
-		seq_buf_printf(s, "%ps", (void *)(unsigned long)v);
+		/* name+0xoff/0xsize [module], as ktrace report prints it. */
+		seq_buf_printf(s, "%pS", (void *)(unsigned long)v);
 		break;
 	case KTRACE_DISPLAY_DEV:
 		seq_buf_printf(s, "%u:%u", MAJOR((dev_t)v), MINOR((dev_t)v));

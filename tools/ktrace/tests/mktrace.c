@@ -3,7 +3,7 @@
  * mktrace: write synthetic trace files straight from the uapi header, and
  * the lines ktrace report must print for them, for the host tests.
  *
- *   mktrace TRACE EXPECTED
+ *   mktrace TRACE EXPECTED [notrigger|incomplete|symbols]
  *
  * The trace has: metadata for a clock of 2.5 GHz with shift 7 (51.2 ns
  * per unit, so that expected times are exact integers), a compact event
@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/kernel.h>		/* tools/include: ARRAY_SIZE() */
 
 #include "../trace.h"
 
@@ -180,6 +182,94 @@ static void line(uint64_t clock, unsigned int cpu, const char *task, const char 
 		(unsigned long long)(ns % 1000000000), cpu, task, rest);
 }
 
+/*
+ * mktrace TRACE EXPECTED symbols: kernel addresses, for t-symbols.sh.  A
+ * timer-like event whose function is a symbol (KTRACE_FIELD_KADDR) and a
+ * module-like event whose base is a hexadecimal kernel address; EXPECTED
+ * has the lines report prints once the symbols of t-symbols.sh's fake
+ * kallsyms are saved.
+ */
+static const struct {
+	uint64_t addr;
+	const char *sym;	/* as %pS prints it with the fake kallsyms */
+} sym_values[] = {
+	{ 0xffffffff81001000ULL, "alpha+0x0/0x40" },	/* the first of two aliases */
+	{ 0xffffffff81001058ULL, "beta+0x18/0x30" },
+	{ 0xffffffffc0002010ULL, "modfn+0x10/0x20 [mymod]" },
+	{ 0xffffffff80000010ULL, "0xffffffff80000010" },	/* before the first symbol */
+	{ 0xffffffff81001000ULL, "alpha+0x0/0x40" },	/* again */
+	{ 0, "0x0" },					/* no address */
+	{ 0xffffffffc0003008ULL, "0xffffffffc0003008" },	/* after the last one */
+};
+
+static int symbols_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1, .nr_records = 8,
+	};
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	unsigned char ex[24];
+	char text[256];
+	uint64_t clock = 1100;
+	unsigned int i;
+
+	low.buf = malloc(SB_LOW);
+	high.buf = malloc(SB_HIGH);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 1, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 3, 1, 2, 0,
+		   "irq", "timer_expire");
+	meta_field("function", 0, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
+	meta_field("late_ns", 8, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 4, 5, 3, 0,
+		   "statedump", "module");
+	meta_field("base", 0, 8, KTRACE_DISPLAY_HEX, KTRACE_FIELD_KADDR, 0);
+	meta_field("size", 8, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("name", 12, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+
+	sb_begin(&high, 0, 0, clock);
+	for (i = 0; i < ARRAY_SIZE(sym_values); i++) {
+		int32_t late = -(int32_t)i;
+
+		clock += 10;
+		memset(ex, 0, sizeof(ex));
+		memcpy(ex, &sym_values[i].addr, 8);
+		memcpy(ex + 8, &late, 4);
+		sb_expanded(&high, 3, 1, clock, ex, 12);
+		snprintf(text, sizeof(text), "irq:timer_expire function=%s late_ns=%d",
+			 sym_values[i].sym, late);
+		line(clock, 0, "<idle>-0", text);
+	}
+	sb_end(&high, 0);
+	sb_flush(&high);
+
+	sb_begin(&med, 0, 0, 1050);
+	memset(ex, 0, sizeof(ex));
+	memcpy(ex, &(uint64_t){ 0xffffffffc0002000ULL }, 8);
+	memcpy(ex + 8, &(uint32_t){ 4096 }, 4);
+	memcpy(ex + 12, "mymod", 5);
+	sb_expanded(&med, 4, 5, 1050, ex, 20);
+	line(1050, 0, "<idle>-0",
+	     "statedump:module base=0xffffffffc0002000 size=4096 name=\"mymod\"");
+	sb_end(&med, 0);
+	sb_flush(&med);
+	section(KTF_UNAME, 0, 0, "Linux synthetic\n", 16);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -200,13 +290,21 @@ int main(int argc, char **argv)
 	int32_t neg = -5;
 	bool with_trigger = true;
 
-	if (argc == 4 && !strcmp(argv[3], "notrigger")) {
+	if (argc == 4 && !strcmp(argv[3], "symbols")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return symbols_trace();
+	} else if (argc == 4 && !strcmp(argv[3], "notrigger")) {
 		with_trigger = false;
 	} else if (argc == 4 && !strcmp(argv[3], "incomplete")) {
 		/* ktrace:trigger's three metadata records are missing. */
 		meta_max = META_RECORDS - 3;
 	} else if (argc != 3) {
-		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger|incomplete]\n");
+		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger|incomplete|symbols]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

@@ -13,6 +13,10 @@
 #define KT_FIELD_S(nm, off, sz, disp)					\
 	{ .name = nm, .offset = off, .size = sz, .display = disp,	\
 	  .flags = KTRACE_FIELD_SIGNED }
+/* A kernel address: a symbol, or (as a module's base) another display. */
+#define KT_FIELD_K(nm, off, sz, disp)					\
+	{ .name = nm, .offset = off, .size = sz, .display = disp,	\
+	  .flags = KTRACE_FIELD_KADDR }
 /* An enum field whose values are the array NAME_values. */
 #define KT_FIELD_ENUM(nm, off, sz, tbl)					\
 	{ .name = nm, .offset = off, .size = sz,			\

@@ -41,6 +41,8 @@
 	KT_FIELD(#type, offsetof(s, type), sizeof_field(s, type), disp)
 #define KT_FIELD_S_OF(s, type, disp)					\
 	KT_FIELD_S(#type, offsetof(s, type), sizeof_field(s, type), disp)
+#define KT_FIELD_K_OF(s, type, disp)					\
+	KT_FIELD_K(#type, offsetof(s, type), sizeof_field(s, type), disp)
 #define KT_FIELD_ENUM_OF(s, type, tbl)					\
 	KT_FIELD_ENUM(#type, offsetof(s, type), sizeof_field(s, type), tbl)
 /* A string after struct TYPE, to the end of the payload. */
@@ -132,7 +134,7 @@ struct kt_timer {
 static_assert(sizeof(struct kt_timer) == 16);
 
 static const struct ktrace_field kt_timer_fields[] __maybe_unused = {
-	KT_FIELD_OF(struct kt_timer, function, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD_K_OF(struct kt_timer, function, KTRACE_DISPLAY_SYMBOL),
 	KT_FIELD_S_OF(struct kt_timer, late_ns, KTRACE_DISPLAY_DEC),
 	KT_FIELD_ENUM_OF(struct kt_timer, kind, kt_timerkind),
 };
@@ -157,7 +159,7 @@ struct kt_irqsoff {
 static_assert(sizeof(struct kt_irqsoff) == 12);
 
 static const struct ktrace_field kt_irqsoff_fields[] __maybe_unused = {
-	KT_FIELD_OF(struct kt_irqsoff, caller, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD_K_OF(struct kt_irqsoff, caller, KTRACE_DISPLAY_SYMBOL),
 	KT_FIELD_OF(struct kt_irqsoff, duration_ns, KTRACE_DISPLAY_DEC),
 };
 
@@ -462,7 +464,7 @@ static_assert(sizeof(struct kt_sd_irq) == 16);
 
 static const struct ktrace_field kt_sd_irq_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_sd_irq, irq, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_sd_irq, handler, KTRACE_DISPLAY_SYMBOL),
+	KT_FIELD_K_OF(struct kt_sd_irq, handler, KTRACE_DISPLAY_SYMBOL),
 	KT_FIELD_TAIL(struct kt_sd_irq, "name"),
 };
 
@@ -504,7 +506,7 @@ struct kt_sd_module {
 static_assert(sizeof(struct kt_sd_module) == 12);
 
 static const struct ktrace_field kt_sd_module_fields[] __maybe_unused = {
-	KT_FIELD_OF(struct kt_sd_module, base, KTRACE_DISPLAY_HEX),
+	KT_FIELD_K_OF(struct kt_sd_module, base, KTRACE_DISPLAY_HEX),
 	KT_FIELD_OF(struct kt_sd_module, size, KTRACE_DISPLAY_DEC),
 	KT_FIELD_TAIL(struct kt_sd_module, "name"),
 };

@@ -124,7 +124,7 @@ check "softirq_entry and softirq_exit pair up on each CPU" \
 		$4 == "irq:softirq_exit" { if (open[$2] != $5) bad++; delete open[$2] }
 		END { print (n > 0) " " bad + 0 }' "$TMP/out")" "1 0"
 has "irq:timer_expire of the sleep's hrtimer" \
-	" irq:timer_expire function=hrtimer_wakeup late_ns=-?[0-9]+ kind=hrtimer$"
+	" irq:timer_expire function=hrtimer_wakeup\\+0x0/0x[0-9a-f]+ late_ns=-?[0-9]+ kind=hrtimer$"
 check "timer_list lateness is whole milliseconds of jiffies" \
 	"$(grep ' kind=timer$' "$TMP/out" | sed 's/.* late_ns=\([-0-9]*\) .*/\1/' |
 	   awk '{ n++; if ($1 % 1000000 || $1 < 0) bad++ }

@@ -90,7 +90,7 @@ check "and name its program" \
 # IRQs: the first handler name of every line of /proc/interrupts.
 awk '$1 ~ /^[0-9]+:$/ { sub(":", "", $1); n = split($NF, a, ","); print $1, a[1] }' \
 	/proc/interrupts | sort >"$TMP/proc_irqs"
-sd irq | awk '{ split($5, a, "="); sub("name=", "", $7); gsub("\"", "", $7); print a[2], $7 }' |
+sd irq | awk '{ split($5, a, "="); sub("name=", "", $NF); gsub("\"", "", $NF); print a[2], $NF }' |
 	sort >"$TMP/sd_irqs"
 check "every IRQ of /proc/interrupts is dumped with its handler's name" \
 	"$(only_in "$TMP/proc_irqs" "$TMP/sd_irqs" | tr '\n' ';')" ""

@@ -432,6 +432,15 @@ static void layout_test(struct kunit *test)
 		unsigned int end = f->size ? f->offset + f->size : len, b;
 
 		KUNIT_ASSERT_NOT_NULL_MSG(test, want, "field %s not expected", f->name);
+		/*
+		 * Kernel addresses are flagged, so that tools can hide them:
+		 * every symbol, and a module's base.
+		 */
+		KUNIT_EXPECT_EQ_MSG(test, !!(f->flags & KTRACE_FIELD_KADDR),
+				    f->display == KTRACE_DISPLAY_SYMBOL ||
+				    (!strcmp(c->desc, "statedump:module") &&
+				     !strcmp(f->name, "base")),
+				    "field %s: KTRACE_FIELD_KADDR", f->name);
 		KUNIT_ASSERT_LE_MSG(test, end, len, "field %s beyond the payload", f->name);
 		KUNIT_ASSERT_LE_MSG(test, f->offset, end, "field %s", f->name);
 		for (b = f->offset; b < end; b++) {

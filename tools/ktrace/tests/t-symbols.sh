@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by run.sh: kernel symbols saved with a trace, and kernel
+# addresses hidden (symbols.c, through tests/symtest.c).  A synthetic
+# trace of kernel addresses (mktrace ... symbols) and a fake kallsyms.
+
+# pass NAME / fail NAME WHY: one test.
+sym_result() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		echo "$2" | sed 's/^/# /'
+		fails=$((fails + 1))
+	fi
+}
+
+# sym_report NAME TRACE WANT: report prints exactly the lines of WANT.
+sym_report() {
+	if "$bin" report "$2" >"$tmp/sym.got" 2>"$tmp/sym.err" && [ ! -s "$tmp/sym.err" ] &&
+	   cmp -s "$3" "$tmp/sym.got"; then
+		sym_result "$1"
+	else
+		sym_result "$1" "$(diff "$3" "$tmp/sym.got"; cat "$tmp/sym.err")"
+	fi
+}
+
+# sym_left TRACE ADDR...: the 8-byte values (little-endian) still in TRACE.
+sym_left() {
+	_f=$1
+	shift
+	od -An -v -tx1 "$_f" | tr -s ' \n' '  ' >"$tmp/sym.hex"
+	for _a in "$@"; do
+		# ffffffff81001000 -> " 00 10 00 81 ff ff ff ff"
+		_le=$(echo "$_a" | sed 's/../& /g' |
+			awk '{ for (i = NF; i > 0; i--) printf " %s", $i }')
+		grep -q -e "$_le" "$tmp/sym.hex" && echo "$_a"
+	done
+}
+
+symtest=${SYMTEST_BIN:-}
+if [ -z "$symtest" ] || [ ! -x "$symtest" ]; then
+	n=$((n + 1))
+	echo "ok $n # SKIP symbols: no symtest built (SYMTEST_BIN)"
+else
+	addrs="ffffffff81001000 ffffffff81001058 ffffffffc0002010 ffffffff80000010
+	       ffffffffc0003008 ffffffffc0002000"
+	"$mk" "$tmp/k.dat" "$tmp/k.exp" symbols
+	sort -s -k1,1n "$tmp/k.exp" >"$tmp/k.want"
+	printf '%s\n' \
+		'0000000000000000 A fixed_percpu_data' \
+		'ffffffff81000000 T _stext' \
+		'ffffffff81001000 T alpha' \
+		'ffffffff81001000 t alpha_alias' \
+		'ffffffff81001040 t beta' \
+		'ffffffff81001070 T gamma' \
+		'ffffffff81002000 T _etext' \
+		'ffffffffc0002000 t modfn	[mymod]' \
+		'ffffffffc0002020 t modnext	[mymod]' \
+		'ffffffffc0003000 t modlast	[mymod]' >"$tmp/kallsyms"
+	sed 's/^[0-9a-f]*/0000000000000000/' "$tmp/kallsyms" >"$tmp/kallsyms0"
+
+	# Before: every address in hexadecimal, every one in the file.
+	sed -E 's/function=[^ ]+( \[[^]]*\])?/function=ADDR/' "$tmp/k.want" >"$tmp/k.raw.want"
+	"$bin" report "$tmp/k.dat" 2>&1 | sed -E 's/function=[^ ]+/function=ADDR/' >"$tmp/k.raw"
+	left=$(sym_left "$tmp/k.dat" $addrs | wc -l)
+	if cmp -s "$tmp/k.raw.want" "$tmp/k.raw" && [ "$left" -eq 6 ] &&
+	   "$bin" report "$tmp/k.dat" | grep -q ' function=0xffffffff81001058 '; then
+		sym_result "symbols: without a symbols section, addresses print in hexadecimal"
+	else
+		sym_result "symbols: without a symbols section, addresses print in hexadecimal" \
+			"$(diff "$tmp/k.raw.want" "$tmp/k.raw"; echo "addresses found: $left of 6")"
+	fi
+
+	# Saved: report prints what %pS prints, from the symbols section.
+	cp "$tmp/k.dat" "$tmp/k1.dat"
+	KTRACE_KALLSYMS=$tmp/kallsyms "$symtest" "$tmp/k1.dat" >"$tmp/sym.out" 2>&1
+	sym_result "symbols: saved with exit 0 and no message" \
+		"$([ $? -eq 0 ] || echo "exit $?"; cat "$tmp/sym.out")"
+	sym_report "symbols: report prints name+0xoff/0xsize [module], hex where none" \
+		"$tmp/k1.dat" "$tmp/k.want"
+	check "symbols: a symbol of a module" 0 \
+		' irq:timer_expire function=modfn\+0x10/0x20 \[mymod\] late_ns=-2$' '' \
+		-- report "$tmp/k1.dat"
+	check "symbols: the first of two aliases, at offset 0" 0 \
+		' irq:timer_expire function=alpha\+0x0/0x40 late_ns=-4$' '' -- report "$tmp/k1.dat"
+	check "symbols: an address before the first symbol stays hexadecimal" 0 \
+		' function=0xffffffff80000010 late_ns=-3$' '' -- report "$tmp/k1.dat"
+	# The section: one line per resolved distinct value, after the trace.
+	head -c "$(wc -c <"$tmp/k.dat")" "$tmp/k1.dat" | cmp -s - "$tmp/k.dat"
+	same=$?
+	lines=$(tail -c +$(($(wc -c <"$tmp/k.dat") + 17)) "$tmp/k1.dat" | tr -d '\0')
+	# In the order report meets them: the module (medium) comes first.
+	want_lines="ffffffffc0002000 modfn+0x0/0x20 [mymod]
+ffffffff81001000 alpha+0x0/0x40
+ffffffff81001058 beta+0x18/0x30
+ffffffffc0002010 modfn+0x10/0x20 [mymod]"
+	sym_result "symbols: the trace kept, the section appended with exactly its lines" \
+		"$([ "$same" -eq 0 ] || echo "the trace changed")$([ "$lines" = "$want_lines" ] ||
+			echo "section: $lines")"
+
+	# Hidden: the same names, tokens in the records, no address in the file.
+	cp "$tmp/k.dat" "$tmp/k2.dat"
+	KTRACE_KALLSYMS=$tmp/kallsyms "$symtest" "$tmp/k2.dat" hide >"$tmp/sym.out" 2>&1
+	sym_result "symbols hidden: exit 0 and no message" \
+		"$([ $? -eq 0 ] || echo "exit $?"; cat "$tmp/sym.out")"
+	sed -E 's/function=0x[0-9a-f]*[1-9a-f][0-9a-f]* /function=? /
+		s/base=0x[0-9a-f]+/base=0x0/' "$tmp/k.want" >"$tmp/k.hide.want"
+	sym_report "symbols hidden: report prints the same names, ? where none, base 0" \
+		"$tmp/k2.dat" "$tmp/k.hide.want"
+	left=$(sym_left "$tmp/k2.dat" $addrs | tr '\n' ' ')
+	left_control=$(sym_left "$tmp/k1.dat" $addrs | wc -l)
+	sym_result "symbols hidden: none of the 6 addresses left in the file (od)" \
+		"$([ -z "$left" ] || echo "left: $left")$([ "$left_control" -eq 6 ] ||
+			echo "the search finds $left_control of 6 in the unhidden trace")"
+	tr -d '\0' <"$tmp/k2.dat" | grep -a -c -E '(# hidden|^1 alpha\+0x0/0x40|'\
+'^2 beta\+0x18/0x30|^3 modfn\+0x10/0x20 \[mymod\]|^4 \?|^5 \?)$' >"$tmp/sym.n"
+	sym_result "symbols hidden: '# hidden', then tokens 1-5 in order of first appearance" \
+		"$([ "$(cat "$tmp/sym.n")" -eq 6 ] || echo "$(cat "$tmp/sym.n") of the 6 lines")"
+	check "symbols hidden: the file decodes without a warning" 0 \
+		'statedump:module base=0x0 ' '' \
+		-- report "$tmp/k2.dat"
+
+	# kptr_restrict: kallsyms shows zeros; a warning, the trace unchanged.
+	cp "$tmp/k.dat" "$tmp/k3.dat"
+	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k3.dat" >"$tmp/sym.out" 2>&1
+	rc=$?
+	sym_result "symbols: a kallsyms of zeros warns once and leaves the trace as it was" \
+		"$([ "$rc" -eq 0 ] || echo "exit $rc")$(
+		   [ "$(grep -c 'hides addresses (kptr_restrict): symbols not saved' \
+			"$tmp/sym.out")/$(wc -l <"$tmp/sym.out")" = 1/1 ] ||
+			echo "not the one warning: $(cat "$tmp/sym.out")")$(
+		   cmp "$tmp/k.dat" "$tmp/k3.dat")"
+	# ... and hidden all the same, no name known.
+	cp "$tmp/k.dat" "$tmp/k4.dat"
+	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k4.dat" hide >/dev/null 2>&1
+	left=$(sym_left "$tmp/k4.dat" $addrs | tr '\n' ' ')
+	nq=$("$bin" report "$tmp/k4.dat" | grep -c ' function=? ')
+	sym_result "symbols: hidden without kallsyms: no address left, every function '?'" \
+		"$([ -z "$left" ] || echo "left: $left")$([ "$nq" -eq 6 ] ||
+			echo "$nq of 6 functions '?'")"
+	# A trace without kernel addresses is left alone.
+	cp "$tmp/s.dat" "$tmp/k5.dat"
+	KTRACE_KALLSYMS=$tmp/kallsyms "$symtest" "$tmp/k5.dat" hide >/dev/null 2>&1
+	sym_result "symbols: a trace without kernel addresses is left as it was" \
+		"$(cmp "$tmp/s.dat" "$tmp/k5.dat")"
+fi
