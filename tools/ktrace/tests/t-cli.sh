@@ -238,3 +238,74 @@ assert d["machine"]["release"] == "6.99.0-synthetic" and d["machine"]["nr_cpus"]
 assert [r["fields"] for r in d["trigger_records"]] == [{"trigger": "user", "reason": "slow"}]
 EOF2
 result "stat --json: one document with the numbers stat prints" $? "$tmp/st.diff"
+
+# list and status -v against a fake control directory.
+kd=$tmp/kdir
+mkdir -p "$kd/events/sched/switch" "$kd/events/sched/wakeup" "$kd/events/irq/entry"
+echo 1 >"$kd/enable"
+echo X >"$kd/events/sched/enable"
+echo 1 >"$kd/events/sched/switch/enable"
+echo 0 >"$kd/events/sched/wakeup/enable"
+echo 0 >"$kd/events/irq/entry/enable"
+printf '%s\n' 'name: switch' 'group: sched' 'channel: high' 'kind: compact' 'id: 3' \
+	'field: prev offset=0 size=16 display=pid' \
+	'field: state offset=16 size=4 display=enum values=0:R,1:S' >"$kd/events/sched/switch/format"
+printf '%s\n' 'name: wakeup' 'group: sched' 'channel: high' 'kind: compact' 'id: 4' \
+	'field: pid offset=0 size=22 display=pid' >"$kd/events/sched/wakeup/format"
+printf '%s\n' 'name: entry' 'group: irq' 'channel: medium' 'kind: expanded' 'major: 3' \
+	'minor: 1' 'field: irq offset=0 size=4 display=dec signed' \
+	'field: name offset=4 size=0 display=string' >"$kd/events/irq/entry/format"
+echo 'drop [overwrite] hybrid' >"$kd/mode"
+echo 1024 >"$kd/buffer_size_kb"
+printf '%s\n' 'oom action=stop hits=3 fired=1' 'latency:irq:entry,irq:exit>500us hits=10 fired=0 untracked=0' \
+	>"$kd/triggers"
+printf '%s\n' 'state frozen' \
+	'cpu0 high events=10 bytes=160 dropped=2 overwritten=0 timestamps=1 subbufs=4 used=1 torn_reads=0' \
+	'cpu0 medium events=5 bytes=100 dropped=0 overwritten=7 timestamps=1 subbufs=4 used=1 torn_reads=0' \
+	'cpu1 high events=1 bytes=16 dropped=0 overwritten=0 timestamps=1 subbufs=4 used=1 torn_reads=0' \
+	'metadata records=40 failed=0 incomplete=0' 'names slots=64 saved=3 missed=0 statedump_dropped=0' \
+	>"$kd/stats"
+# exact NAME FILE ARGS...: the output of ktrace ARGS is exactly FILE, exit 0.
+exact() {
+	name=$1 want=$2
+	shift 2
+	"$bin" "$@" >"$tmp/x.got" 2>&1
+	st=$?
+	diff "$want" "$tmp/x.got" >"$tmp/x.diff"
+	result "$name" $((st + $?)) "$tmp/x.diff"
+}
+printf '%s\n' 'irq:entry [disabled]' 'sched:switch [enabled]' 'sched:wakeup [disabled]' \
+	>"$tmp/list.want"
+KTRACE_DIR=$kd exact "list: GROUP:NAME [state], sorted" "$tmp/list.want" list
+printf '%s\n' 'irq:entry [disabled]' '    irq size=4 display=dec signed' \
+	'    name size=0 display=string' 'sched:switch [enabled]' '    prev size=16 display=pid' \
+	'    state size=4 display=enum' 'sched:wakeup [disabled]' '    pid size=22 display=pid' \
+	>"$tmp/listv.want"
+KTRACE_DIR=$kd exact "list -v: the fields of each event" "$tmp/listv.want" list -v
+printf '%s\n' 'tracing: on' 'state: frozen' 'mode: overwrite' 'buffer: 1024 KiB per CPU' \
+	'events: 1 of 3 enabled' '  irq: 0 of 1' '  sched: 1 of 2' 'triggers:' \
+	'  oom action=stop hits=3 fired=1' \
+	'  latency:irq:entry,irq:exit>500us hits=10 fired=0 untracked=0' 'losses:' \
+	'  cpu0 high: dropped=2 overwritten=0' '  cpu0 medium: dropped=0 overwritten=7' \
+	'  cpu1 high: dropped=0 overwritten=0' >"$tmp/statusv.want"
+KTRACE_DIR=$kd exact "status -v: state, mode, buffer, events, triggers, losses" \
+	"$tmp/statusv.want" status -v
+: >"$kd/triggers"
+KTRACE_DIR=$kd "$bin" status -v | grep -x 'triggers: none' >/dev/null
+result "status -v: no trigger armed" $?
+printf 'tracing: on\n' >"$tmp/status.want"
+KTRACE_DIR=$kd exact "status without -v: one line" "$tmp/status.want" status
+KTRACE_DIR=$tmp/none check "list: no events directory, exit 1" 1 '' \
+	'ktrace list: .*none/events: No such file or directory' -- list
+check "list --help" 0 '^usage: ktrace list \[-v\]' '' -- list --help
+check "status --help names -v" 0 ' -v, --verbose' '' -- status --help
+
+# help CMD is CMD --help; --version names the formats it reads.
+for c in record report stat status list; do
+	"$bin" "$c" --help >"$tmp/h.want" 2>&1
+	exact "help $c: the same as $c --help" "$tmp/h.want" help "$c"
+done
+check "help bogus: a usage error" 2 '' "ktrace help: unknown command 'bogus'" -- help bogus
+check "help lists list" 0 '^  list +list the events' '' -- help
+check "--version: the tool and the trace file format" 0 \
+	'^ktrace [0-9]+\.[0-9]+ \(trace files of format 1, records of format [0-9]+\)$' '' -- --version
