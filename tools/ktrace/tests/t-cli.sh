@@ -309,3 +309,50 @@ check "help bogus: a usage error" 2 '' "ktrace help: unknown command 'bogus'" --
 check "help lists list" 0 '^  list +list the events' '' -- help
 check "--version: the tool and the trace file format" 0 \
 	'^ktrace [0-9]+\.[0-9]+ \(trace files of format 1, records of format [0-9]+\)$' '' -- --version
+
+# make install: the tool, the man page from the documentation (rst2man),
+# the bash completion.
+src=$(cd "$(dirname "$0")/.." && pwd)
+comp=$src/ktrace-completion.bash
+if command -v rst2man >/dev/null 2>&1 || command -v rst2man.py >/dev/null 2>&1; then
+	make -s -C "$src" O="$(dirname "$bin")" DESTDIR="$tmp/inst" prefix=/usr install \
+		>"$tmp/inst.log" 2>&1 &&
+		[ -x "$tmp/inst/usr/bin/ktrace" ] &&
+		cmp -s "$comp" "$tmp/inst/usr/share/bash-completion/completions/ktrace"
+	result "make install: the tool, ktrace.1 and the completion" $? "$tmp/inst.log"
+	man1=$tmp/inst/usr/share/man/man1/ktrace.1
+	groff -man -Tutf8 -P-cbou -ww "$man1" >"$tmp/man.txt" 2>"$tmp/man.err"
+	st=$?
+	{ cat "$tmp/man.err"; head -n 30 "$tmp/man.txt"; } >"$tmp/man.diff"
+	[ "$st" -eq 0 ] && [ ! -s "$tmp/man.err" ] && head -n 1 "$tmp/man.txt" | grep -q '^KTRACE(1)' &&
+		grep -A1 -x 'NAME' "$tmp/man.txt" | grep -q '^ *ktrace - record and decode ktrace traces$' &&
+		grep -q -x 'SYNOPSIS' "$tmp/man.txt" &&
+		grep -q 'ktrace report \[-c CPU,...\]' "$tmp/man.txt" &&
+		grep -q -x 'KTRACE LIST' "$tmp/man.txt" && grep -q -- '--realtime=iso' "$tmp/man.txt"
+	result "ktrace.1 renders: KTRACE(1), NAME, SYNOPSIS, the report options, list" $? \
+		"$tmp/man.diff"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP no rst2man (python3-docutils): no man page"
+fi
+# Completion: commands, options, events from ktrace list (KTRACE_DIR),
+# GROUP:NAME whatever COMP_WORDBREAKS, the last item of a list.
+complete_as() {
+	PATH="$(dirname "$bin"):$PATH" KTRACE_DIR=$kd bash -c \
+		'source "$1"; eval "$2"; _ktrace; echo "${COMPREPLY[*]}"' - "$comp" "$1"
+}
+[ "$(complete_as 'COMP_WORDS=(ktrace re); COMP_CWORD=1')" = "record report" ]
+result "completion: ktrace re -> record report" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace report --re); COMP_CWORD=2')" = \
+	"--relative --realtime --realtime=iso" ]
+result "completion: report --re -> its options" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace help sta); COMP_CWORD=2')" = "stat status" ]
+result "completion: help sta -> stat status" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace report -e s); COMP_CWORD=3')" = \
+	"sched sched:switch sched:wakeup" ]
+result "completion: report -e s -> the groups and events of ktrace list" $?
+[ "$(complete_as 'COMP_LINE="ktrace record -e irq:entry,sched:w"; COMP_POINT=${#COMP_LINE}')" = \
+	"wakeup" ]
+result "completion: record -e irq:entry,sched:w -> wakeup (after the colon)" $?
+[ "$(complete_as 'COMP_LINE="ktrace record -m o"; COMP_POINT=${#COMP_LINE}')" = "overwrite" ]
+result "completion: record -m o -> overwrite" $?
