@@ -139,7 +139,8 @@ static int read_events(const char *cmd, const char *dir, struct ev_ent **evs)
 					 groups[i]->d_name);
 				snprintf(e->name, sizeof(e->name), "%.*s", KTRACE_NAME_LEN,
 					 names[j]->d_name);
-				snprintf(path, sizeof(path), "events/%s/%s/enable", e->group, e->name);
+				snprintf(path, sizeof(path), "events/%s/%s/enable", e->group,
+					 e->name);
 				en = read_file(dir, path);
 				e->enabled = en && en[0] == '1';
 				free(en);
@@ -394,7 +395,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help")) {
 		/* ktrace help CMD: ktrace CMD --help */
-		char *args[] = { argv[2], "--help", NULL };
+		char help[] = "--help", *args[] = { argv[2], help, NULL };
 
 		if (argc > 3) {
 			fprintf(stderr, "ktrace help: one command only\n");

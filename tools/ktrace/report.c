@@ -95,15 +95,16 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char ch = s[i];
 
-		if (ch == '"' || ch == '\\')
+		n = ch >= 0x80 ? utf8_len(s + i, len - i) : 0;
+		if (ch == '"' || ch == '\\') {
 			kt_bufprintf(b, "\\%c", ch);
-		else if (ch == '\n')
+		} else if (ch == '\n') {
 			kt_bufprintf(b, "\\n");
-		else if (ch == '\t')
+		} else if (ch == '\t') {
 			kt_bufprintf(b, "\\t");
-		else if (ch >= 0x20 && ch < 0x7f)
+		} else if (ch >= 0x20 && ch < 0x7f) {
 			kt_bufprintf(b, "%c", ch);
-		else if (ch >= 0x80 && (n = utf8_len(s + i, len - i))) {
+		} else if (n) {
 			kt_bufprintf(b, "%.*s", (int)n, (const char *)s + i);
 			i += n - 1;
 		} else {
@@ -191,7 +192,7 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_field *f,
 static void put_field(struct kt_buf *b, const struct kt_field *f, const struct kt_record *r,
 		      bool json)
 {
-	char word[KTRACE_NAME_LEN * 4 + 64] = "";
+	char word[1024] = "";	/* an enum name, a symbol, ... */
 	struct kt_buf w = { word, sizeof(word), 0 };
 	const unsigned char *s = NULL;
 	size_t len = 0;
@@ -275,6 +276,16 @@ void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t
 	kt_format_time(t, r, time, line, size);
 }
 
+/* ,"event":"GROUP:NAME", names of the trace, escaped as any string of it. */
+static void put_json_event(struct kt_buf *b, const struct kt_event *ev)
+{
+	char name[2 * KTRACE_NAME_LEN + 2];
+
+	snprintf(name, sizeof(name), "%s:%s", ev->group, ev->name);
+	kt_bufprintf(b, ",\"event\":");
+	kt_json_string(b, (const unsigned char *)name, strlen(name));
+}
+
 /*
  * One record as a JSON object, without a newline: @time as a string (the
  * first column of the text report), the task's real name, the event as
@@ -293,14 +304,18 @@ void kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *t
 	kt_bufprintf(&b, "{\"time\":\"%s\",%s\"cpu\":%u,\"pid\":%d,\"comm\":", time,
 		     extra ? extra : "", r->cpu, r->pid);
 	kt_json_string(&b, (const unsigned char *)comm, strlen(comm));
+	if (!ev)
+		kt_bufprintf(&b, ",\"event\":\"unknown:%s\"", kt_channel_name(r->channel));
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
-		kt_bufprintf(&b, ",\"event\":\"unknown:%s\",\"fields\":{\"id\":%u,\"payload\":\"0x%x\"}",
-			     kt_channel_name(r->channel), r->id, r->payload);
+		kt_bufprintf(&b, ",\"fields\":{\"id\":%u,\"payload\":\"0x%x\"}", r->id,
+			     r->payload);
 	else if (!ev)
-		kt_bufprintf(&b, ",\"event\":\"unknown:%s\",\"fields\":{\"major\":%u,\"minor\":%u,\"length\":%u}",
-			     kt_channel_name(r->channel), r->major, r->minor, r->length);
+		kt_bufprintf(&b, ",\"fields\":{\"major\":%u,\"minor\":%u,\"length\":%u}",
+			     r->major, r->minor, r->length);
 	else
-		kt_bufprintf(&b, ",\"event\":\"%s:%s\",\"fields\":{", ev->group, ev->name);
+		put_json_event(&b, ev);
+	if (ev)
+		kt_bufprintf(&b, ",\"fields\":{");
 	for (i = 0; ev && i < ev->nr_fields; i++) {
 		kt_bufprintf(&b, "%s", i ? "," : "");
 		kt_json_string(&b, (const unsigned char *)ev->fields[i].name,
@@ -447,15 +462,14 @@ static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	if (f->relative && (rel < f->rel_from || rel > f->rel_to))
 		return 0;
 	if (f->relative) {
+		/* JSON: the wall-clock time too, if asked for. */
+		if (f->base != TB_MONO) {
+			real_str(f, time, sizeof(time), real_ns(f, r->ns));
+			snprintf(extra, sizeof(extra), "\"realtime\":\"%s\",", time);
+		}
 		/* The time relative to the first trigger record: -S.N before, +S.N from it. */
 		snprintf(time, sizeof(time), "%c%llu.%09u", rel < 0 ? '-' : '+',
 			 (unsigned long long)(mag / 1000000000), (unsigned int)(mag % 1000000000));
-		if (f->base != TB_MONO) {
-			strcpy(extra, "\"realtime\":\"");
-			real_str(f, extra + strlen(extra), sizeof(extra) - strlen(extra) - 3,
-				 real_ns(f, r->ns));
-			strcat(extra, "\",");
-		}
 	} else if (f->base != TB_MONO) {
 		real_str(f, time, sizeof(time), at);
 	} else {
@@ -592,7 +606,8 @@ static int parse_list(struct filter *f, int opt, char *arg)
 			if (p)
 				*p = ':';
 			if (!*tok || *tok == ':' || tok[strlen(tok) - 1] == ':') {
-				fprintf(stderr, "ktrace report: bad event '%s': want GROUP, GROUP:NAME or GROUP/NAME\n",
+				fprintf(stderr,
+					"ktrace report: bad event '%s': want GROUP, GROUP:NAME or GROUP/NAME\n",
 					tok);
 				return EXIT_USAGE;
 			}
@@ -625,7 +640,8 @@ static int check_events(const struct filter *f, const struct kt_trace *t)
 			}
 		}
 		if (!found) {
-			fprintf(stderr, "ktrace report: %s: no event or group '%s' in the trace's metadata\n",
+			fprintf(stderr,
+				"ktrace report: %s: no event or group '%s' in the trace's metadata\n",
 				t->path, e);
 			return EXIT_USAGE;
 		}
@@ -715,7 +731,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'R':
 			if (optarg && strcmp(optarg, "iso")) {
-				fprintf(stderr, "ktrace report: bad --realtime '%s': want --realtime or --realtime=iso\n",
+				fprintf(stderr,
+					"ktrace report: bad --realtime '%s': want --realtime or --realtime=iso\n",
 					optarg);
 				filter_free(&f);
 				return EXIT_USAGE;
@@ -755,7 +772,8 @@ int cmd_report(int argc, char **argv)
 	ret = check_events(&f, &t);
 	if (!ret && f.base != TB_MONO) {
 		if (!t.have_clock || !t.clock.ref_real_ns) {
-			fprintf(stderr, "ktrace report: %s: no CLOCK_REALTIME reference in the trace's clock record\n",
+			fprintf(stderr,
+				"ktrace report: %s: no CLOCK_REALTIME reference in the trace's clock record\n",
 				path);
 			ret = 1;
 		}
@@ -764,7 +782,8 @@ int cmd_report(int argc, char **argv)
 	if (!ret && f.relative) {
 		kt_merge(&t, find_trigger, &f);
 		if (!f.have_origin) {
-			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger)\n", path);
+			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger)\n",
+				path);
 			ret = 1;
 		}
 		/* Relative times, the trigger's wall-clock time once. */
@@ -840,7 +859,7 @@ static void json_str(const char *s, size_t max)
 
 	kt_json_string(&b, (const unsigned char *)s, strnlen(s, max));
 	if (b.len >= b.size)
-		strcpy(buf, "\"\"");
+		snprintf(buf, sizeof(buf), "\"\"");
 	fputs(buf, stdout);
 }
 
@@ -852,9 +871,14 @@ static void json_time(const char *key, uint64_t ns)
 
 static void json_type(const struct kt_event *ev, bool *first)
 {
+	char name[2 * KTRACE_NAME_LEN + 2];
+
 	if (!ev || !ev->count)
 		return;
-	printf("%s\"%s:%s\": %llu", *first ? "" : ", ", ev->group, ev->name, ev->count);
+	snprintf(name, sizeof(name), "%s:%s", ev->group, ev->name);
+	printf("%s", *first ? "" : ", ");
+	json_str(name, sizeof(name));
+	printf(": %llu", ev->count);
 	*first = false;
 }
 
@@ -955,7 +979,7 @@ static void stat_json(struct kt_trace *t, struct stat_acc *a)
 		printf("\"dropped\": %llu, \"overwritten\": %llu, \"lost_subbufs\": %llu, ",
 		       st.dropped, st.overwritten, st.lost_subbufs);
 		printf("\"mode\": \"%s\", \"gaps\": [", st.overwrite ? "overwrite" : "drop");
-		/* kt_stream_stats()'s lines: "  gap: CH CPU N: subbuffers A to B missing (offset O)" */
+		/* Its lines: "  gap: CH CPU N: subbuffers A to B missing (offset O)" */
 		for (p = gaps, first = true; p && (p = strstr(p, "subbuffers ")); p++) {
 			if (sscanf(p, "subbuffers %llu to %llu missing (offset %llu)", &gfirst,
 				   &glast, &goff) != 3)

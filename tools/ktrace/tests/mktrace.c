@@ -212,7 +212,8 @@ int main(int argc, char **argv)
 		/* ktrace:trigger's three metadata records are missing. */
 		meta_max = META_RECORDS - 3;
 	} else if (argc != 3) {
-		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime]\n");
+		fprintf(stderr,
+			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");
