@@ -384,7 +384,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    (!strcmp(argv[1], "help") && argc == 2)) {
+	    (!strcmp(argv[1], "help") && (argc == 2 || !strcmp(argv[2], "help")))) {
 		print_help(stdout);
 		return 0;
 	}

@@ -10,6 +10,10 @@
  * Differences, both for want of information in the trace: task names come
  * from the tasks recorded with the trace (the kernel names tasks alive
  * when the line is read); SYMBOL fields print as hexadecimal addresses.
+ *
+ * With --json, one JSON object per event instead (kt_format_json()), the
+ * values typed; with --realtime, CLOCK_REALTIME times from the clock
+ * record's reference.
  */
 #include <getopt.h>
 #include <stdarg.h>
