@@ -5,6 +5,7 @@
  * Exit status: 0 on success (and for --help), 1 when the command failed,
  * 2 for a usage error.  Help goes to stdout, everything else to stderr.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "trace.h"
 
 #define KTRACE_DEFAULT_DIR	"/sys/kernel/debug/ktrace"
+#define KTRACE_TOOL_VERSION	"0.2"
 #define EXIT_USAGE		2
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -58,22 +60,268 @@ static int read_ctl(const char *dir, const char *file, char *buf, size_t size)
 	return 0;
 }
 
-static int cmd_status(int argc, char **argv)
+/* A whole control file, NUL-terminated, or NULL (quietly) if it cannot be read. */
+static char *read_file(const char *dir, const char *file)
+{
+	char path[4096], *buf = NULL;
+	size_t len = 0, size = 0, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	do {
+		char *p;
+
+		if (size - len < 4096) {
+			size = size ? 2 * size : 8192;
+			p = realloc(buf, size);
+			if (!p) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = p;
+		}
+		n = fread(buf + len, 1, size - len - 1, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[len] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+/* One event of $KTRACE_DIR/events/GROUP/NAME/. */
+struct ev_ent {
+	char group[KTRACE_NAME_LEN + 1];
+	char name[KTRACE_NAME_LEN + 1];
+	bool enabled;
+};
+
+static int only_dirs(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
+}
+
+/*
+ * The events the kernel offers, sorted by group and name, with their
+ * enabled state.  Returns how many, or -1 after saying why on stderr.
+ */
+static int read_events(const char *cmd, const char *dir, struct ev_ent **evs)
+{
+	struct dirent **groups, **names;
+	char path[4096], *en;
+	int nr_groups, nr_names, i, j, n = 0;
+
+	*evs = NULL;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	nr_groups = scandir(path, &groups, only_dirs, alphasort);
+	if (nr_groups < 0) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", cmd, path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < nr_groups; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s", dir, groups[i]->d_name);
+		nr_names = scandir(path, &names, only_dirs, alphasort);
+		for (j = 0; j < nr_names; j++) {
+			struct ev_ent *e = realloc(*evs, (n + 1) * sizeof(*e));
+
+			if (e) {
+				*evs = e;
+				e += n++;
+				snprintf(e->group, sizeof(e->group), "%.*s", KTRACE_NAME_LEN,
+					 groups[i]->d_name);
+				snprintf(e->name, sizeof(e->name), "%.*s", KTRACE_NAME_LEN,
+					 names[j]->d_name);
+				snprintf(path, sizeof(path), "events/%s/%s/enable", e->group,
+					 e->name);
+				en = read_file(dir, path);
+				e->enabled = en && en[0] == '1';
+				free(en);
+			}
+			free(names[j]);
+		}
+		if (nr_names >= 0)
+			free(names);
+		free(groups[i]);
+	}
+	free(groups);
+	return n;
+}
+
+/* The fields of an event's format file: "field: NAME offset=O size=S display=D [signed]". */
+static void print_fields(const char *dir, const struct ev_ent *e)
+{
+	char path[256], *fmt, *line, *save = NULL;
+
+	snprintf(path, sizeof(path), "events/%s/%s/format", e->group, e->name);
+	fmt = read_file(dir, path);
+	for (line = fmt ? strtok_r(fmt, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[KTRACE_NAME_LEN + 1], display[16];
+		unsigned int off, size;
+		int used = 0;
+
+		if (sscanf(line, "field: %32s offset=%u size=%u display=%15s%n", name, &off,
+			   &size, display, &used) != 4 || !used)
+			continue;
+		printf("    %s size=%u display=%s%s\n", name, size, display,
+		       !strncmp(line + used, " signed", 7) ? " signed" : "");
+	}
+	free(fmt);
+}
+
+static int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = ktrace_dir();
+	bool verbose = false;
+	struct ev_ent *evs;
+	int c, i, n;
+
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			printf("usage: ktrace list [-v]\n\n"
+			       "List the events the running kernel offers, GROUP:NAME with their\n"
+			       "state ([enabled] or [disabled]), from $KTRACE_DIR/events/ (by\n"
+			       "default %s/events/).\n\n"
+			       "  -v, --verbose        their fields too: name, size, display\n"
+			       "  -h, --help           this help\n", KTRACE_DEFAULT_DIR);
+			return 0;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "ktrace list: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	n = read_events("list", dir, &evs);
+	if (n < 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		printf("%s:%s [%s]\n", evs[i].group, evs[i].name,
+		       evs[i].enabled ? "enabled" : "disabled");
+		if (verbose)
+			print_fields(dir, &evs[i]);
+	}
+	free(evs);
+	return fflush(stdout) ? 1 : 0;
+}
+
+/* status -v: per group, how many events are enabled. */
+static void status_events(const char *dir)
+{
+	struct ev_ent *evs;
+	int i, j, n, on = 0;
+
+	n = read_events("status", dir, &evs);
+	if (n < 0)
+		return;
+	for (i = 0; i < n; i++)
+		on += evs[i].enabled;
+	printf("events: %d of %d enabled\n", on, n);
+	for (i = 0; i < n; i = j) {
+		int group_on = 0;
+
+		for (j = i; j < n && !strcmp(evs[j].group, evs[i].group); j++)
+			group_on += evs[j].enabled;
+		printf("  %s: %d of %d\n", evs[i].group, group_on, j - i);
+	}
+	free(evs);
+}
+
+/*
+ * status -v: the state line of stats, the mode, the buffer size, the
+ * events, the armed triggers, and per CPU and channel the events lost.
+ * A control file this kernel does not have leaves its line out.
+ */
+static void status_verbose(const char *dir)
+{
+	char *stats = read_file(dir, "stats"), *mode = read_file(dir, "mode");
+	char *kb = read_file(dir, "buffer_size_kb"), *trig = read_file(dir, "triggers");
+	char *line, *save = NULL, *p, *q;
+	bool any = false;
+
+	if (stats && !strncmp(stats, "state ", 6))
+		printf("state: %.*s\n", (int)strcspn(stats + 6, "\n"), stats + 6);
+	p = mode ? strchr(mode, '[') : NULL;
+	q = p ? strchr(p, ']') : NULL;
+	if (q)
+		printf("mode: %.*s\n", (int)(q - p - 1), p + 1);
+	if (kb)
+		printf("buffer: %.*s KiB per CPU\n", (int)strcspn(kb, "\n"), kb);
+	status_events(dir);
+	if (trig) {
+		printf("triggers:%s\n", *trig ? "" : " none");
+		for (line = strtok_r(trig, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			printf("  %s\n", line);
+	}
+	for (line = stats ? strtok_r(stats, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long dropped, overwritten;
+		char ch[16];
+		unsigned int cpu;
+
+		if (strncmp(line, "cpu", 3))
+			continue;
+		p = strstr(line, " dropped=");
+		q = strstr(line, " overwritten=");
+		if (sscanf(line, "cpu%u %15s", &cpu, ch) != 2 || !p || !q ||
+		    sscanf(p, " dropped=%llu", &dropped) != 1 ||
+		    sscanf(q, " overwritten=%llu", &overwritten) != 1)
+			continue;
+		if (!any)
+			printf("losses:\n");
+		any = true;
+		printf("  cpu%u %s: dropped=%llu overwritten=%llu\n", cpu, ch, dropped,
+		       overwritten);
+	}
+	free(stats);
+	free(mode);
+	free(kb);
+	free(trig);
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = ktrace_dir();
+	bool verbose = false;
 	char enable[64];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'v':
+			verbose = true;
+			break;
 		case 'h':
-			printf("usage: ktrace status\n\n"
+			printf("usage: ktrace status [-v]\n\n"
 			       "Show whether ktrace is tracing.  The control directory is\n"
-			       "$KTRACE_DIR, by default %s.\n", KTRACE_DEFAULT_DIR);
+			       "$KTRACE_DIR, by default %s.\n\n"
+			       "  -v, --verbose        the state, mode, buffer size, events enabled\n"
+			       "                       per group, armed triggers and their counts,\n"
+			       "                       and the events lost per CPU and channel\n"
+			       "  -h, --help           this help\n", KTRACE_DEFAULT_DIR);
 			return 0;
 		default:
 			return EXIT_USAGE;
@@ -92,7 +340,9 @@ static int cmd_status(int argc, char **argv)
 		return 1;
 	}
 	printf("tracing: %s\n", enable[0] == '1' ? "on" : "off");
-	return 0;
+	if (verbose)
+		status_verbose(dir);
+	return fflush(stdout) ? 1 : 0;
 }
 
 static const struct cmd cmds[] = {
@@ -100,6 +350,8 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report, "print the events of a trace file" },
 	{ "stat", cmd_stat, "summarize a trace file" },
 	{ "status", cmd_status, "show whether ktrace is tracing" },
+	{ "list", cmd_list, "list the events of the running kernel" },
+	{ "help", NULL, "help on a command: ktrace help COMMAND" },
 };
 
 static void print_help(FILE *out)
@@ -113,27 +365,51 @@ static void print_help(FILE *out)
 	fprintf(out, "\nSee 'ktrace COMMAND --help' for the options of a command.\n");
 }
 
-int main(int argc, char **argv)
+static const struct cmd *find_cmd(const char *name)
 {
 	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (cmds[i].func && !strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *cmd;
 
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	    (!strcmp(argv[1], "help") && (argc == 2 || !strcmp(argv[2], "help")))) {
 		print_help(stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("ktrace 0.1\n");
+		printf("ktrace %s (trace files of format %u, records of format %u)\n",
+		       KTRACE_TOOL_VERSION, KTF_VERSION, KTRACE_FORMAT_VERSION);
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].func(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "help")) {
+		/* ktrace help CMD: ktrace CMD --help */
+		char help[] = "--help", *args[] = { argv[2], help, NULL };
+
+		if (argc > 3) {
+			fprintf(stderr, "ktrace help: one command only\n");
+			return EXIT_USAGE;
+		}
+		cmd = find_cmd(argv[2]);
+		if (cmd)
+			return cmd->func(2, args);
+		fprintf(stderr, "ktrace help: unknown command '%s'\n", argv[2]);
+		return EXIT_USAGE;
 	}
+	cmd = find_cmd(argv[1]);
+	if (cmd)
+		return cmd->func(argc - 1, argv + 1);
 	fprintf(stderr, "ktrace: unknown command '%s'\n", argv[1]);
 	print_help(stderr);
 	return EXIT_USAGE;

@@ -13,11 +13,16 @@
  * (symbols.c: name+0xoff/0xsize [module], as the kernel's %pS), also when
  * it hid the addresses behind tokens; a value it does not name prints as
  * a hexadecimal address.
+ *
+ * With --json, one JSON object per event instead (kt_format_json()), the
+ * values typed; with --realtime, CLOCK_REALTIME times from the clock
+ * record's reference.
  */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "trace.h"
 
@@ -60,8 +65,79 @@ static void put_string(struct kt_buf *b, const unsigned char *s, size_t len)
 	kt_bufprintf(b, "\"");
 }
 
-static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct kt_field *f,
-		      const struct kt_record *r)
+/* The length of the well-formed UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n > left)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Not overlong, no surrogates, at most U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string: quotes, backslashes and control characters escaped,
+ * well-formed UTF-8 as it is, any other byte as \u00XX (its Latin-1
+ * character), so that every line is valid JSON whatever the trace holds.
+ */
+void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len)
+{
+	size_t i, n;
+
+	kt_bufprintf(b, "\"");
+	for (i = 0; i < len; i++) {
+		unsigned char ch = s[i];
+
+		n = ch >= 0x80 ? utf8_len(s + i, len - i) : 0;
+		if (ch == '"' || ch == '\\') {
+			kt_bufprintf(b, "\\%c", ch);
+		} else if (ch == '\n') {
+			kt_bufprintf(b, "\\n");
+		} else if (ch == '\t') {
+			kt_bufprintf(b, "\\t");
+		} else if (ch >= 0x20 && ch < 0x7f) {
+			kt_bufprintf(b, "%c", ch);
+		} else if (n) {
+			kt_bufprintf(b, "%.*s", (int)n, (const char *)s + i);
+			i += n - 1;
+		} else {
+			kt_bufprintf(b, "\\u%04x", ch);
+		}
+	}
+	kt_bufprintf(b, "\"");
+}
+
+/* What field_value() found. */
+enum kt_value {
+	KT_VALUE_NONE,		/* not in the record: "?", JSON null */
+	KT_VALUE_WORD,		/* printed in the word buffer: a JSON string */
+	KT_VALUE_SIGNED,	/* a number */
+	KT_VALUE_UNSIGNED,
+	KT_VALUE_STRING,	/* bytes of the record, quoted */
+};
+
+/*
+ * The value of field @f of @r: a number in *@val, the bytes of a string
+ * field in *@s and *@len, or, for the displays that print as one word
+ * (HEX, SYMBOL, DEV, a named ENUM value), that word printed in @b.
+ */
+static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
+				 const struct kt_field *f, const struct kt_record *r,
+				 uint64_t *val, const unsigned char **s, size_t *len)
 {
 	const char *sym;
 	bool compact = r->id != KTRACE_ID_EXPANDED;
@@ -70,35 +146,31 @@ static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct k
 
 	if (f->display == KTRACE_DISPLAY_STRING && !compact) {
 		size_t off = f->offset < r->length ? f->offset : r->length;
-		size_t len = f->size ? f->size : r->length - off;
+		size_t size = f->size ? f->size : r->length - off;
 
-		if (f->offset + len > r->length) {
-			kt_bufprintf(b, "?");
-			return;
-		}
-		put_string(b, r->data + f->offset, strnlen((const char *)r->data + f->offset, len));
-		return;
+		if (f->offset + size > r->length)
+			return KT_VALUE_NONE;
+		*s = r->data + f->offset;
+		*len = strnlen((const char *)r->data + f->offset, size);
+		return KT_VALUE_STRING;
 	}
 	if (compact) {
-		if (f->offset >= 32 || !f->size) {
-			kt_bufprintf(b, "?");
-			return;
-		}
+		if (f->offset >= 32 || !f->size)
+			return KT_VALUE_NONE;
 		v = r->payload >> f->offset;
 		if (f->size < 32)
 			v &= (1ULL << f->size) - 1;
 		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size < 64 && (v >> (f->size - 1)) & 1)
 			v |= ~0ULL << f->size;
 	} else {
-		if (f->size > sizeof(v) || f->offset + f->size > r->length) {
-			kt_bufprintf(b, "?");
-			return;
-		}
+		if (f->size > sizeof(v) || f->offset + f->size > r->length)
+			return KT_VALUE_NONE;
 		memcpy(&v, r->data + f->offset, f->size);
 		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size && f->size < 8 &&
 		    (v >> (f->size * 8 - 1)) & 1)
 			v |= ~0ULL << (f->size * 8);
 	}
+	*val = v;
 	switch (f->display) {
 	case KTRACE_DISPLAY_SYMBOL:
 		/* The symbol saved with the trace, as the kernel's %pS. */
@@ -107,44 +179,92 @@ static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct k
 			kt_bufprintf(b, "%s", sym);
 		else
 			kt_bufprintf(b, "0x%llx", (unsigned long long)v);
-		return;
+		return KT_VALUE_WORD;
 	case KTRACE_DISPLAY_HEX:
 		kt_bufprintf(b, "0x%llx", (unsigned long long)v);
-		return;
+		return KT_VALUE_WORD;
 	case KTRACE_DISPLAY_DEV:
 		/* The kernel's dev_t: MINORBITS is 20. */
 		kt_bufprintf(b, "%u:%u", (unsigned int)(v >> 20) & 0xfff,
 			     (unsigned int)v & 0xfffff);
-		return;
+		return KT_VALUE_WORD;
 	case KTRACE_DISPLAY_ENUM:
 		for (i = 0; i < f->nr_values; i++) {
 			if (f->values[i].value == v) {
 				kt_bufprintf(b, "%s", f->values[i].name);
-				return;
+				return KT_VALUE_WORD;
 			}
 		}
 		break;
 	}
-	if (f->flags & KTRACE_FIELD_SIGNED)
-		kt_bufprintf(b, "%lld", (long long)v);
-	else
-		kt_bufprintf(b, "%llu", (unsigned long long)v);
+	return f->flags & KTRACE_FIELD_SIGNED ? KT_VALUE_SIGNED : KT_VALUE_UNSIGNED;
 }
 
-void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size)
+/*
+ * Print field @f of @r: as the ascii pipe does, or with @json as a JSON
+ * value: numbers for decimal and pid fields, strings for the rest.
+ */
+static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct kt_field *f,
+		      const struct kt_record *r, bool json)
+{
+	char word[1024] = "";	/* an enum name, a symbol, ... */
+	struct kt_buf w = { word, sizeof(word), 0 };
+	const unsigned char *s = NULL;
+	size_t len = 0;
+	uint64_t v = 0;
+
+	switch (field_value(&w, t, f, r, &v, &s, &len)) {
+	case KT_VALUE_NONE:
+		kt_bufprintf(b, json ? "null" : "?");
+		break;
+	case KT_VALUE_WORD:
+		if (json)
+			kt_json_string(b, (const unsigned char *)word, strlen(word));
+		else
+			kt_bufprintf(b, "%s", word);
+		break;
+	case KT_VALUE_SIGNED:
+		kt_bufprintf(b, "%lld", (long long)v);
+		break;
+	case KT_VALUE_UNSIGNED:
+		kt_bufprintf(b, "%llu", (unsigned long long)v);
+		break;
+	case KT_VALUE_STRING:
+		if (json)
+			kt_json_string(b, s, len);
+		else
+			put_string(b, s, len);
+		break;
+	}
+}
+
+void kt_time_str(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%llu.%09u", (unsigned long long)(ns / 1000000000),
+		 (unsigned int)(ns % 1000000000));
+}
+
+/* The task name as report prints it: no spaces, so that it stays one word. */
+static void comm_word(const struct kt_trace *t, int pid, char *comm, size_t size)
+{
+	char *p;
+
+	snprintf(comm, size, "%s", kt_comm(t, pid));
+	for (p = comm; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+}
+
+void kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
+		    char *line, size_t size)
 {
 	struct kt_buf b = { line, size - 1, 0 };
 	const struct kt_event *ev = r->event;
 	char comm[17];
 	unsigned int i;
-	char *p;
 
-	snprintf(comm, sizeof(comm), "%s", kt_comm(t, r->pid));
-	for (p = comm; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-	kt_bufprintf(&b, "%llu.%09u %u %s-%d ", (unsigned long long)(r->ns / 1000000000),
-		     (unsigned int)(r->ns % 1000000000), r->cpu, comm, r->pid);
+	comm_word(t, r->pid, comm, sizeof(comm));
+	kt_bufprintf(&b, "%s %u %s-%d ", time, r->cpu, comm, r->pid);
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
 		kt_bufprintf(&b, "unknown:%s id=%u payload=0x%x", kt_channel_name(r->channel),
 			     r->id, r->payload);
@@ -155,7 +275,7 @@ void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t
 		kt_bufprintf(&b, "%s:%s", ev->group, ev->name);
 	for (i = 0; ev && i < ev->nr_fields; i++) {
 		kt_bufprintf(&b, " %s=", ev->fields[i].name);
-		put_field(&b, t, &ev->fields[i], r);
+		put_field(&b, t, &ev->fields[i], r, false);
 	}
 	if (b.len > size - 2)
 		b.len = size - 2;
@@ -163,14 +283,83 @@ void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t
 	line[b.len] = '\0';
 }
 
+void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size)
+{
+	char time[32];
+
+	kt_time_str(time, sizeof(time), r->ns);
+	kt_format_time(t, r, time, line, size);
+}
+
+/* ,"event":"GROUP:NAME", names of the trace, escaped as any string of it. */
+static void put_json_event(struct kt_buf *b, const struct kt_event *ev)
+{
+	char name[2 * KTRACE_NAME_LEN + 2];
+
+	snprintf(name, sizeof(name), "%s:%s", ev->group, ev->name);
+	kt_bufprintf(b, ",\"event\":");
+	kt_json_string(b, (const unsigned char *)name, strlen(name));
+}
+
+/*
+ * One record as a JSON object, without a newline: @time as a string (the
+ * first column of the text report), the task's real name, the event as
+ * "group:name" and its fields as an object; @extra, if not NULL, is
+ * inserted after the time ("\"realtime\":\"...\",").  A line too long for
+ * @size is cut short to a valid object: {"truncated":true,...}.
+ */
+void kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
+		    const char *extra, char *line, size_t size)
+{
+	struct kt_buf b = { line, size - 1, 0 };
+	const struct kt_event *ev = r->event;
+	const char *comm = kt_comm(t, r->pid);
+	unsigned int i;
+
+	kt_bufprintf(&b, "{\"time\":\"%s\",%s\"cpu\":%u,\"pid\":%d,\"comm\":", time,
+		     extra ? extra : "", r->cpu, r->pid);
+	kt_json_string(&b, (const unsigned char *)comm, strlen(comm));
+	if (!ev)
+		kt_bufprintf(&b, ",\"event\":\"unknown:%s\"", kt_channel_name(r->channel));
+	if (!ev && r->id != KTRACE_ID_EXPANDED)
+		kt_bufprintf(&b, ",\"fields\":{\"id\":%u,\"payload\":\"0x%x\"}", r->id,
+			     r->payload);
+	else if (!ev)
+		kt_bufprintf(&b, ",\"fields\":{\"major\":%u,\"minor\":%u,\"length\":%u}",
+			     r->major, r->minor, r->length);
+	else
+		put_json_event(&b, ev);
+	if (ev)
+		kt_bufprintf(&b, ",\"fields\":{");
+	for (i = 0; ev && i < ev->nr_fields; i++) {
+		kt_bufprintf(&b, "%s", i ? "," : "");
+		kt_json_string(&b, (const unsigned char *)ev->fields[i].name,
+			       strlen(ev->fields[i].name));
+		kt_bufprintf(&b, ":");
+		put_field(&b, t, &ev->fields[i], r, true);
+	}
+	kt_bufprintf(&b, "%s}", ev ? "}" : "");
+	if (b.len >= b.size)
+		snprintf(line, size, "{\"time\":\"%s\",\"cpu\":%u,\"pid\":%d,\"truncated\":true}",
+			 time, r->cpu, r->pid);
+}
+
+/* The time bases of report's time column, --from and --to. */
+enum time_base { TB_MONO, TB_REAL, TB_REAL_ISO };
+
 struct filter {
-	long cpu;
-	long pid;
+	long *cpus, *pids;
+	unsigned int nr_cpus, nr_pids;
+	char **comms;
+	unsigned int nr_comms;
 	char **events;
 	unsigned int nr_events;
 	uint64_t from, to;
 	char *line;
-	bool relative;
+	size_t line_size;
+	bool relative, json;
+	enum time_base base;
+	int64_t real_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	int64_t rel_from, rel_to;
 	uint64_t origin;
 	bool have_origin;
@@ -197,45 +386,116 @@ static int find_trigger(struct kt_trace *t, const struct kt_record *r, void *arg
 
 static int parse_time(const char *s, uint64_t *ns);
 
+/* @e, GROUP or GROUP:NAME, names the event @group:@name. */
+static bool event_is(const char *e, const char *group, const char *name)
+{
+	size_t glen = strlen(group);
+
+	return !strcmp(e, group) ||
+	       (!strncmp(e, group, glen) && e[glen] == ':' && !strcmp(e + glen + 1, name));
+}
+
 static bool event_matches(const struct filter *f, const struct kt_record *r)
 {
 	unsigned int i;
-	size_t glen;
 
 	if (!f->nr_events)
 		return true;
-	if (!r->event)
-		return false;
-	glen = strlen(r->event->group);
 	for (i = 0; i < f->nr_events; i++) {
-		const char *e = f->events[i];
-
-		if (!strcmp(e, r->event->group) ||
-		    (!strncmp(e, r->event->group, glen) && e[glen] == ':' &&
-		     !strcmp(e + glen + 1, r->event->name)))
+		if (r->event ? event_is(f->events[i], r->event->group, r->event->name) :
+		    event_is(f->events[i], "unknown", kt_channel_name(r->channel)))
 			return true;
 	}
 	return false;
 }
 
+static bool task_matches(const struct filter *f, struct kt_trace *t, const struct kt_record *r)
+{
+	char comm[17];
+	unsigned int i;
+
+	if (!f->nr_pids && !f->nr_comms)
+		return true;
+	for (i = 0; i < f->nr_pids; i++)
+		if (r->pid == f->pids[i])
+			return true;
+	if (!f->nr_comms)
+		return false;
+	comm_word(t, r->pid, comm, sizeof(comm));
+	for (i = 0; i < f->nr_comms; i++)
+		if (!strcmp(comm, f->comms[i]))
+			return true;
+	return false;
+}
+
+static bool cpu_matches(const struct filter *f, const struct kt_record *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_cpus; i++)
+		if (r->cpu == f->cpus[i])
+			return true;
+	return !f->nr_cpus;
+}
+
+/* CLOCK_REALTIME of a CLOCK_MONOTONIC time of the trace. */
+static uint64_t real_ns(const struct filter *f, uint64_t ns)
+{
+	int64_t off = f->real_offset;
+
+	if (off < 0 && (uint64_t)-off > ns)
+		return 0;
+	return ns + off;
+}
+
+/* A CLOCK_REALTIME time as SECONDS.NANOSECONDS, or in ISO 8601 UTC. */
+static void real_str(const struct filter *f, char *buf, size_t size, uint64_t ns)
+{
+	time_t sec = ns / 1000000000;
+	struct tm tm;
+
+	if (f->base != TB_REAL_ISO || !gmtime_r(&sec, &tm)) {
+		kt_time_str(buf, size, ns);
+		return;
+	}
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%09uZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned int)(ns % 1000000000));
+}
+
 static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct filter *f = arg;
-
 	int64_t rel = (int64_t)(r->ns - f->origin);
 	uint64_t mag = rel < 0 ? -(uint64_t)rel : (uint64_t)rel;
+	uint64_t at = f->base == TB_MONO ? r->ns : real_ns(f, r->ns);
+	char time[64], extra[96] = "";
 
-	if ((f->cpu >= 0 && r->cpu != f->cpu) || (f->pid >= 0 && r->pid != f->pid) ||
-	    r->ns < f->from || r->ns > f->to || !event_matches(f, r))
+	if (!cpu_matches(f, r) || at < f->from || at > f->to || !event_matches(f, r) ||
+	    !task_matches(f, t, r))
 		return 0;
 	if (f->relative && (rel < f->rel_from || rel > f->rel_to))
 		return 0;
-	kt_format(t, r, f->line, LINE_MAX_LEN);
-	if (!f->relative)
-		return fputs(f->line, stdout) == EOF ? -1 : 0;
-	/* The time relative to the first trigger record: -S.N before, +S.N from it. */
-	return printf("%c%llu.%09u%s", rel < 0 ? '-' : '+', (unsigned long long)(mag / 1000000000),
-		      (unsigned int)(mag % 1000000000), strchr(f->line, ' ')) < 0 ? -1 : 0;
+	if (f->relative) {
+		/* JSON: the wall-clock time too, if asked for. */
+		if (f->base != TB_MONO) {
+			real_str(f, time, sizeof(time), real_ns(f, r->ns));
+			snprintf(extra, sizeof(extra), "\"realtime\":\"%s\",", time);
+		}
+		/* The time relative to the first trigger record: -S.N before, +S.N from it. */
+		snprintf(time, sizeof(time), "%c%llu.%09u", rel < 0 ? '-' : '+',
+			 (unsigned long long)(mag / 1000000000), (unsigned int)(mag % 1000000000));
+	} else if (f->base != TB_MONO) {
+		real_str(f, time, sizeof(time), at);
+	} else {
+		kt_time_str(time, sizeof(time), r->ns);
+	}
+	if (f->json) {
+		kt_format_json(t, r, time, extra, f->line, f->line_size);
+		return puts(f->line) == EOF ? -1 : 0;
+	}
+	kt_format_time(t, r, time, f->line, f->line_size);
+	return fputs(f->line, stdout) == EOF ? -1 : 0;
 }
 
 /* [+-]SECONDS[.FRACTION] to signed nanoseconds; -1 if malformed. */
@@ -298,22 +558,151 @@ static bool bad_time(const struct filter *f, const char *s, uint64_t *abs, int64
 	return true;
 }
 
+/* Append to a list; false when out of memory. */
+static bool add_long(long **list, unsigned int *nr, long v)
+{
+	long *l = realloc(*list, (*nr + 1) * sizeof(*l));
+
+	if (!l)
+		return false;
+	l[(*nr)++] = v;
+	*list = l;
+	return true;
+}
+
+static bool add_str(char ***list, unsigned int *nr, char *v)
+{
+	char **l = realloc(*list, (*nr + 1) * sizeof(*l));
+
+	if (!l)
+		return false;
+	l[(*nr)++] = v;
+	*list = l;
+	return true;
+}
+
+/*
+ * -c, -p and -e: comma-separated lists, the option repeatable.  A pid
+ * that is not a number is a task name.  Events as GROUP, GROUP:NAME or
+ * GROUP/NAME, kept as GROUP or GROUP:NAME.  Returns 0, 1 when out of
+ * memory, or EXIT_USAGE after a message.
+ */
+static int parse_list(struct filter *f, int opt, char *arg)
+{
+	char *tok, *save = NULL, *p;
+	long v;
+
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		switch (opt) {
+		case 'c':
+			v = parse_num(tok, KTF_MAX_CPUS - 1);
+			if (v < 0) {
+				fprintf(stderr, "ktrace report: bad CPU '%s'\n", tok);
+				return EXIT_USAGE;
+			}
+			if (!add_long(&f->cpus, &f->nr_cpus, v))
+				return 1;
+			break;
+		case 'p':
+			if (*tok >= '0' && *tok <= '9') {
+				v = parse_num(tok, INT32_MAX);
+				if (v < 0) {
+					fprintf(stderr, "ktrace report: bad pid '%s'\n", tok);
+					return EXIT_USAGE;
+				}
+				if (!add_long(&f->pids, &f->nr_pids, v))
+					return 1;
+			} else if (!add_str(&f->comms, &f->nr_comms, tok)) {
+				return 1;
+			}
+			break;
+		default:
+			p = strchr(tok, '/');
+			if (p)
+				*p = ':';
+			if (!*tok || *tok == ':' || tok[strlen(tok) - 1] == ':') {
+				fprintf(stderr,
+					"ktrace report: bad event '%s': want GROUP, GROUP:NAME or GROUP/NAME\n",
+					tok);
+				return EXIT_USAGE;
+			}
+			if (!add_str(&f->events, &f->nr_events, tok))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Every -e names an event or a group of the trace's metadata (or unknown). */
+static int check_events(const struct filter *f, const struct kt_trace *t)
+{
+	unsigned int i, j, k;
+	const struct kt_event *ev;
+
+	for (i = 0; i < f->nr_events; i++) {
+		const char *e = f->events[i];
+		bool found = false;
+
+		for (j = 0; j < KTRACE_NR_CHANNELS && !found; j++)
+			found = event_is(e, "unknown", kt_channel_name(j));
+		for (j = 0; j < 256 && !found; j++) {
+			for (k = 0; k < 256 && !found; k++) {
+				ev = t->expanded[j][k];
+				found = ev && event_is(e, ev->group, ev->name);
+				ev = j < KTRACE_NR_CHANNELS && k <= KTRACE_ID_COMPACT_MAX ?
+				     t->compact[j][k] : NULL;
+				found = found || (ev && event_is(e, ev->group, ev->name));
+			}
+		}
+		if (!found) {
+			fprintf(stderr,
+				"ktrace report: %s: no event or group '%s' in the trace's metadata\n",
+				t->path, e);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+#define DEFAULT_FILE	"ktrace.dat"
+/* A JSON line: an expanded record's 65535 bytes, each escaped as \u00XX. */
+#define JSON_LINE_MAX	(6 * 65536 + 4096)
+
 static const char report_help[] =
-	"usage: ktrace report [-c CPU] [-p PID] [-e EVENT,...] [--from SEC] [--to SEC] [-r] FILE\n"
+	"usage: ktrace report [-c CPU,...] [-p PID|COMM,...] [-e EVENT,...] [--from SEC]\n"
+	"                     [--to SEC] [-r] [--realtime[=iso]] [--json] [FILE]\n"
 	"\n"
-	"Print the events of a trace file, one per line, merged across CPUs in\n"
-	"time order, as /sys/kernel/debug/ktrace/ascii prints them:\n"
+	"Print the events of a trace file (by default " DEFAULT_FILE "), one per line,\n"
+	"merged across CPUs in time order, as /sys/kernel/debug/ktrace/ascii prints them:\n"
 	"  TIME CPU COMM-PID GROUP:NAME KEY=VALUE...\n"
 	"\n"
-	"  -c, --cpu CPU        only events of this CPU\n"
-	"  -p, --pid PID        only events while this task ran\n"
-	"  -e, --event LIST     only these events: GROUP or GROUP:NAME, comma-separated\n"
-	"      --from SEC       only events at or after this time (CLOCK_MONOTONIC seconds)\n"
+	"  -c, --cpu LIST       only events of these CPUs\n"
+	"  -p, --pid LIST       only events while these tasks ran: pids, or names as\n"
+	"                       report prints them\n"
+	"  -e, --event LIST     only these events: GROUP, GROUP:NAME or GROUP/NAME\n"
+	"                       (unknown, unknown:CHANNEL for events without metadata)\n"
+	"      --from SEC       only events at or after this time (in the time base of\n"
+	"                       the TIME column: CLOCK_MONOTONIC seconds by default)\n"
 	"      --to SEC         only events at or before this time\n"
 	"  -r, --relative       times relative to the first trigger record (ktrace:trigger),\n"
 	"                       -S.N before it and +S.N from it; --from and --to are then\n"
 	"                       relative too and may be negative\n"
-	"  -h, --help           this help\n";
+	"      --realtime[=iso] CLOCK_REALTIME times, seconds since the epoch or ISO 8601\n"
+	"                       UTC; with -r, times stay relative and a first line\n"
+	"                       '# trigger at TIME' gives the trigger's wall-clock time\n"
+	"      --json           one JSON object per event (see ktrace(1))\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Lists are comma-separated; -c, -p and -e may be repeated.\n";
+
+static void filter_free(struct filter *f)
+{
+	free(f->line);
+	free(f->cpus);
+	free(f->pids);
+	free(f->comms);
+	free(f->events);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -324,34 +713,27 @@ int cmd_report(int argc, char **argv)
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },
 		{ "relative", no_argument, NULL, 'r' },
+		{ "realtime", optional_argument, NULL, 'R' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct filter f = { .cpu = -1, .pid = -1, .to = UINT64_MAX,
-			    .rel_from = INT64_MIN, .rel_to = INT64_MAX };
-	const char *from = NULL, *to = NULL;
-	char *events = NULL, *tok;
+	struct filter f = { .to = UINT64_MAX, .rel_from = INT64_MIN, .rel_to = INT64_MAX };
+	const char *from = NULL, *to = NULL, *path = DEFAULT_FILE;
+	char real[64];
 	struct kt_trace t;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "c:p:e:rh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			f.cpu = parse_num(optarg, KTF_MAX_CPUS - 1);
-			if (f.cpu < 0) {
-				fprintf(stderr, "ktrace report: bad CPU '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
 		case 'p':
-			f.pid = parse_num(optarg, INT32_MAX);
-			if (f.pid < 0) {
-				fprintf(stderr, "ktrace report: bad pid '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
 		case 'e':
-			events = optarg;
+			ret = parse_list(&f, c, optarg);
+			if (ret) {
+				filter_free(&f);
+				return ret;
+			}
 			break;
 		case 'F':
 			from = optarg;
@@ -362,55 +744,79 @@ int cmd_report(int argc, char **argv)
 		case 'r':
 			f.relative = true;
 			break;
+		case 'R':
+			if (optarg && strcmp(optarg, "iso")) {
+				fprintf(stderr,
+					"ktrace report: bad --realtime '%s': want --realtime or --realtime=iso\n",
+					optarg);
+				filter_free(&f);
+				return EXIT_USAGE;
+			}
+			f.base = optarg ? TB_REAL_ISO : TB_REAL;
+			break;
+		case 'j':
+			f.json = true;
+			break;
 		case 'h':
 			fputs(report_help, stdout);
+			filter_free(&f);
 			return 0;
 		default:
 			fputs(report_help, stderr);
+			filter_free(&f);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "ktrace report: %s\n", optind == argc ? "no trace file given" :
-			"one trace file only");
+	if (optind < argc - 1) {
+		fprintf(stderr, "ktrace report: one trace file only\n");
+		filter_free(&f);
 		return EXIT_USAGE;
 	}
-	if (bad_time(&f, from, &f.from, &f.rel_from) || bad_time(&f, to, &f.to, &f.rel_to))
+	if (optind == argc - 1)
+		path = argv[optind];
+	if (bad_time(&f, from, &f.from, &f.rel_from) || bad_time(&f, to, &f.to, &f.rel_to)) {
+		filter_free(&f);
 		return EXIT_USAGE;
-	if (events) {
-		for (tok = strtok(events, ","); tok; tok = strtok(NULL, ",")) {
-			char **e = realloc(f.events, (f.nr_events + 1) * sizeof(*e));
-
-			if (!e)
-				return 1;
-			f.events = e;
-			f.events[f.nr_events++] = tok;
-		}
 	}
-	f.line = malloc(LINE_MAX_LEN);
-	if (!f.line || kt_open(&t, argv[optind])) {
-		free(f.line);
-		free(f.events);
+	f.line_size = f.json ? JSON_LINE_MAX : LINE_MAX_LEN;
+	f.line = malloc(f.line_size);
+	if (!f.line || kt_open(&t, path)) {
+		filter_free(&f);
 		return 1;
 	}
-	if (f.relative) {
+	ret = check_events(&f, &t);
+	if (!ret && f.base != TB_MONO) {
+		if (!t.have_clock || !t.clock.ref_real_ns) {
+			fprintf(stderr,
+				"ktrace report: %s: no CLOCK_REALTIME reference in the trace's clock record\n",
+				path);
+			ret = 1;
+		}
+		f.real_offset = (int64_t)(t.clock.ref_real_ns - t.clock.ref_mono_ns);
+	}
+	if (!ret && f.relative) {
 		kt_merge(&t, find_trigger, &f);
 		if (!f.have_origin) {
 			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger)\n",
-				argv[optind]);
-			kt_close(&t);
-			free(f.line);
-			free(f.events);
-			return 1;
+				path);
+			ret = 1;
+		}
+		/* Relative times, the trigger's wall-clock time once. */
+		if (!ret && f.base != TB_MONO && !f.json) {
+			real_str(&f, real, sizeof(real), real_ns(&f, f.origin));
+			printf("# trigger at %s\n", real);
 		}
 	}
-	ret = kt_merge(&t, report_one, &f);
-	if (ret)
-		fprintf(stderr, "ktrace report: write error\n");
+	if (!ret) {
+		ret = kt_merge(&t, report_one, &f);
+		if (ret || fflush(stdout)) {
+			fprintf(stderr, "ktrace report: write error\n");
+			ret = 1;
+		}
+	}
 	kt_close(&t);
-	free(f.line);
-	free(f.events);
-	return ret ? 1 : 0;
+	filter_free(&f);
+	return ret;
 }
 
 #define STAT_TRIGGERS	16
@@ -422,6 +828,7 @@ struct stat_acc {
 	unsigned int nr_cpus;
 	char *triggers[STAT_TRIGGERS];
 	unsigned int nr_triggers;
+	bool json;
 };
 
 static int stat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
@@ -440,11 +847,16 @@ static int stat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		a->per_cpu[r->cpu]++;
 	if (is_trigger(r) && a->nr_triggers < STAT_TRIGGERS) {
 		char *line = malloc(LINE_MAX_LEN);
+		char time[32];
 
-		if (line) {
+		if (line && a->json) {
+			kt_time_str(time, sizeof(time), r->ns);
+			kt_format_json(t, r, time, NULL, line, LINE_MAX_LEN);
+		} else if (line) {
 			kt_format(t, r, line, LINE_MAX_LEN);
-			a->triggers[a->nr_triggers++] = line;
 		}
+		if (line)
+			a->triggers[a->nr_triggers++] = line;
 	}
 	return 0;
 }
@@ -455,17 +867,168 @@ static void print_time(const char *what, uint64_t ns)
 	       (unsigned int)(ns % 1000000000));
 }
 
+static void json_str(const char *s, size_t max)
+{
+	char buf[1024];
+	struct kt_buf b = { buf, sizeof(buf) - 1, 0 };
+
+	kt_json_string(&b, (const unsigned char *)s, strnlen(s, max));
+	if (b.len >= b.size)
+		snprintf(buf, sizeof(buf), "\"\"");
+	fputs(buf, stdout);
+}
+
+static void json_time(const char *key, uint64_t ns)
+{
+	printf(",\n \"%s\": \"%llu.%09u\"", key, (unsigned long long)(ns / 1000000000),
+	       (unsigned int)(ns % 1000000000));
+}
+
+static void json_type(const struct kt_event *ev, bool *first)
+{
+	char name[2 * KTRACE_NAME_LEN + 2];
+
+	if (!ev || !ev->count)
+		return;
+	snprintf(name, sizeof(name), "%s:%s", ev->group, ev->name);
+	printf("%s", *first ? "" : ", ");
+	json_str(name, sizeof(name));
+	printf(": %llu", ev->count);
+	*first = false;
+}
+
+/* The text lines of @text as a JSON array of strings. */
+static void json_lines(const char *text)
+{
+	bool first = true;
+
+	printf("[");
+	while (text && *text) {
+		size_t len = strcspn(text, "\n");
+
+		if (len) {
+			char buf[4096];
+			struct kt_buf b = { buf, sizeof(buf) - 1, 0 };
+
+			kt_json_string(&b, (const unsigned char *)text, len);
+			if (b.len < b.size) {
+				printf("%s\n  %s", first ? "" : ",", buf);
+				first = false;
+			}
+		}
+		text += len + !!text[len];
+	}
+	printf("%s]", first ? "" : "\n ");
+}
+
+/* What stat prints, as one JSON document. */
+static void stat_json(struct kt_trace *t, struct stat_acc *a)
+{
+	bool first = true;
+	unsigned int i, j;
+
+	printf("{\"file\": ");
+	json_str(t->path, 4096);
+	printf(",\n \"machine\": ");
+	if (t->have_trace) {
+		printf("{\"nodename\": ");
+		json_str(t->machine.nodename, sizeof(t->machine.nodename));
+		printf(", \"release\": ");
+		json_str(t->machine.release, sizeof(t->machine.release));
+		printf(", \"machine\": ");
+		json_str(t->machine.machine, sizeof(t->machine.machine));
+		printf(", \"nr_cpus\": %u}", t->machine.nr_cpus);
+	} else {
+		printf("null");
+	}
+	printf(",\n \"clock\": ");
+	if (t->have_clock) {
+		printf("{\"name\": ");
+		json_str(t->clock.name, sizeof(t->clock.name));
+		printf(", \"freq_hz\": %llu, \"shift\": %u, \"ref_clock\": %llu, ",
+		       (unsigned long long)t->clock.freq_hz, t->clock.shift,
+		       (unsigned long long)t->clock.ref_clock);
+		printf("\"ref_mono_ns\": %llu, \"ref_real_ns\": %llu}",
+		       (unsigned long long)t->clock.ref_mono_ns,
+		       (unsigned long long)t->clock.ref_real_ns);
+	} else {
+		printf("null");
+	}
+	printf(",\n \"events\": %llu", a->events);
+	if (a->events) {
+		json_time("first", a->first);
+		json_time("last", a->last);
+		json_time("span", a->last - a->first);
+	}
+	printf(",\n \"events_per_type\": {");
+	for (i = 0; i < 256; i++)
+		for (j = 0; j < 256; j++)
+			json_type(t->expanded[i][j], &first);
+	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
+		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
+			json_type(t->compact[i][j], &first);
+	if (a->unknown)
+		printf("%s\"unknown\": %llu", first ? "" : ", ", a->unknown);
+	printf("},\n \"events_per_cpu\": {");
+	for (i = 0, first = true; i < a->nr_cpus; i++) {
+		if (a->per_cpu[i]) {
+			printf("%s\"%u\": %llu", first ? "" : ", ", i, a->per_cpu[i]);
+			first = false;
+		}
+	}
+	printf("},\n \"streams\": [");
+	for (i = 0; i < t->nr_streams; i++) {
+		unsigned long long gfirst, glast, goff;
+		struct kt_stream_stats st;
+		char *gaps = NULL, *p;
+		size_t len = 0;
+		FILE *g = open_memstream(&gaps, &len);
+
+		kt_stream_stats(t, &t->streams[i], &st, g);
+		if (g)
+			fclose(g);
+		printf("%s\n  {\"cpu\": %u, \"channel\": \"%s\", \"subbufs\": %llu, ", i ? "," : "",
+		       t->streams[i].cpu, kt_channel_name(t->streams[i].channel), st.subbufs);
+		printf("\"first_seq\": %llu, \"last_seq\": %llu, \"events\": %llu, ",
+		       st.first_seq, st.last_seq, st.events);
+		printf("\"dropped\": %llu, \"overwritten\": %llu, \"lost_subbufs\": %llu, ",
+		       st.dropped, st.overwritten, st.lost_subbufs);
+		printf("\"mode\": \"%s\", \"gaps\": [", st.overwrite ? "overwrite" : "drop");
+		/* Its lines: "  gap: CH CPU N: subbuffers A to B missing (offset O)" */
+		for (p = gaps, first = true; p && (p = strstr(p, "subbuffers ")); p++) {
+			if (sscanf(p, "subbuffers %llu to %llu missing (offset %llu)", &gfirst,
+				   &glast, &goff) != 3)
+				continue;
+			printf("%s{\"first\": %llu, \"last\": %llu, \"offset\": %llu}",
+			       first ? "" : ", ", gfirst, glast, goff);
+			first = false;
+		}
+		printf("]}");
+		free(gaps);
+	}
+	printf("%s],\n \"triggers\": ", t->nr_streams ? "\n " : "");
+	json_lines(t->text[KTF_TRIGGERS]);
+	printf(",\n \"trigger_records\": [");
+	for (i = 0; i < a->nr_triggers; i++)
+		printf("%s\n  %s", i ? "," : "", a->triggers[i]);
+	printf("%s]}\n", a->nr_triggers ? "\n " : "");
+}
+
 static const char stat_help[] =
-	"usage: ktrace stat FILE\n"
+	"usage: ktrace stat [--json] [FILE]\n"
 	"\n"
-	"Summarize a trace file: the machine and clock, the time span, events per\n"
-	"type and per CPU, and per stream the subbuffers, the events lost\n"
-	"(dropped, overwritten) and where sequence numbers show gaps; the armed\n"
-	"triggers and the trigger records (the first 16).\n";
+	"Summarize a trace file (by default " DEFAULT_FILE "): the machine and clock,\n"
+	"the time span, events per type and per CPU, and per stream the subbuffers,\n"
+	"the events lost (dropped, overwritten) and where sequence numbers show gaps;\n"
+	"the armed triggers and the trigger records (the first 16).\n"
+	"\n"
+	"      --json           the same as one JSON document (see ktrace(1))\n"
+	"  -h, --help           this help\n";
 
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -475,6 +1038,10 @@ int cmd_stat(int argc, char **argv)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'j') {
+			a.json = true;
+			continue;
+		}
 		if (c == 'h') {
 			fputs(stat_help, stdout);
 			return 0;
@@ -482,12 +1049,11 @@ int cmd_stat(int argc, char **argv)
 		fputs(stat_help, stderr);
 		return EXIT_USAGE;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "ktrace stat: %s\n", optind == argc ? "no trace file given" :
-			"one trace file only");
+	if (optind < argc - 1) {
+		fprintf(stderr, "ktrace stat: one trace file only\n");
 		return EXIT_USAGE;
 	}
-	if (kt_open(&t, argv[optind]))
+	if (kt_open(&t, optind == argc ? DEFAULT_FILE : argv[optind]))
 		return 1;
 	for (i = 0; i < t.nr_streams; i++)
 		if (t.streams[i].cpu + 1 > a.nr_cpus)
@@ -498,6 +1064,14 @@ int cmd_stat(int argc, char **argv)
 		return 1;
 	}
 	kt_merge(&t, stat_one, &a);
+	if (a.json) {
+		stat_json(&t, &a);
+		for (i = 0; i < a.nr_triggers; i++)
+			free(a.triggers[i]);
+		free(a.per_cpu);
+		kt_close(&t);
+		return fflush(stdout) ? 1 : 0;
+	}
 	if (t.have_trace)
 		printf("machine: %.65s %.65s %.65s, %u CPUs\n", t.machine.nodename,
 		       t.machine.release, t.machine.machine, t.machine.nr_cpus);

@@ -157,6 +157,14 @@ void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
 
 /* One line as the kernel's ascii pipe prints it, newline included. */
 void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size);
+/* The same with @time, a word, in place of r->ns in the first column. */
+void kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
+		    char *line, size_t size);
+/* One JSON object, no newline (see report.c). */
+void kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
+		    const char *extra, char *line, size_t size);
+/* SECONDS.NANOSECONDS */
+void kt_time_str(char *buf, size_t size, uint64_t ns);
 const char *kt_comm(const struct kt_trace *t, int pid);
 /* What the symbols section says a kernel-address value is; NULL: nothing. */
 const char *kt_symbol(const struct kt_trace *t, uint64_t value);
@@ -171,6 +179,7 @@ struct kt_buf {
 
 __printf(2, 3)
 void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
+void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len);
 
 /*
  * Add to the closed trace file at @path the kernel symbols its SYMBOL

@@ -19,6 +19,8 @@ static int one(struct kt_trace *t, const struct kt_record *r, void *arg)
 
 	(void)arg;
 	kt_format(t, r, line, sizeof(line));
+	/* report --json, with a line short enough to be cut short. */
+	kt_format_json(t, r, "1.000000000", "\"realtime\":\"2.0\",", line, sizeof(line));
 	return 0;
 }
 

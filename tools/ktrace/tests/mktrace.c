@@ -3,7 +3,7 @@
  * mktrace: write synthetic trace files straight from the uapi header, and
  * the lines ktrace report must print for them, for the host tests.
  *
- *   mktrace TRACE EXPECTED [notrigger|incomplete|symbols]
+ *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols]
  *
  * The trace has: metadata for a clock of 2.5 GHz with shift 7 (51.2 ns
  * per unit, so that expected times are exact integers), a compact event
@@ -278,12 +278,15 @@ int main(int argc, char **argv)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 2, .nr_records = META_RECORDS,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	/* CLOCK_REALTIME 1700000000.123456789 at CLOCK_MONOTONIC 5 s. */
+	struct ktrace_meta_clock mc = {
+		2500000000ULL, 7, 0, 1000, 5000000000ULL, 1700000000123456789ULL, "tsc"
+	};
 	struct ktrace_meta_enum en = { 2, 0, "two" };
 	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	static unsigned char big[65535];
-	unsigned char ex[24];
+	unsigned char ex[32];
 	char text[256];
 	uint64_t clock;
 	unsigned int i;
@@ -300,11 +303,15 @@ int main(int argc, char **argv)
 		return symbols_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "notrigger")) {
 		with_trigger = false;
+	} else if (argc == 4 && !strcmp(argv[3], "norealtime")) {
+		/* A clock record without its CLOCK_REALTIME reference. */
+		mc.ref_real_ns = 0;
 	} else if (argc == 4 && !strcmp(argv[3], "incomplete")) {
 		/* ktrace:trigger's three metadata records are missing. */
 		meta_max = META_RECORDS - 3;
 	} else if (argc != 3) {
-		fprintf(stderr, "usage: mktrace TRACE EXPECTED [notrigger|incomplete|symbols]\n");
+		fprintf(stderr,
+			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");
@@ -397,9 +404,11 @@ int main(int argc, char **argv)
 	memcpy(ex, &i, 4);
 	memcpy(ex + 4, &neg, 4);
 	memcpy(ex + 8, &(uint64_t){ 123456789012ULL }, 8);
-	memcpy(ex + 16, "a\"b\n", 4);
-	sb_expanded(&med, 7, 2, 1005, ex, 20);
-	line(1005, 0, "<idle>-0", "bar:io dev=8:3 ret=-5 sector=123456789012 name=\"a\\\"b\\n\"");
+	/* Quote, newline, control byte, a byte not UTF-8, backslash, UTF-8. */
+	memcpy(ex + 16, "a\"b\n\x01\xff\\\xc3\xa9", 9);
+	sb_expanded(&med, 7, 2, 1005, ex, 28);
+	line(1005, 0, "<idle>-0",
+	     "bar:io dev=8:3 ret=-5 sector=123456789012 name=\"a\\\"b\\n\\x01\\xff\\\\\\xc3\\xa9\"");
 	memset(big, 'x', sizeof(big));
 	memcpy(big + 65531, &(uint32_t){ 4000000000U }, 4);
 	sb_expanded(&med, 7, 3, 1010, big, sizeof(big));

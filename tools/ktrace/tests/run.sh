@@ -145,7 +145,6 @@ check "stat lists the trigger records" 0 \
 check "report: a bad time is a usage error" 2 '' "bad time '1.2.3'" \
 	-- report --to 1.2.3 "$tmp/s.dat"
 check "report: a bad CPU is a usage error" 2 '' "bad CPU 'x'" -- report -c x "$tmp/s.dat"
-check "report: no file is a usage error" 2 '' 'no trace file given' -- report
 check "report --help" 0 '^usage: ktrace report' '' -- report --help
 check "stat --help" 0 '^usage: ktrace stat' '' -- stat --help
 : >"$tmp/empty"

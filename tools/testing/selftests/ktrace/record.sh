@@ -61,12 +61,13 @@ check "strings are escaped as the ascii pipe does" \
 	"$(tail -n 1 "$TMP/rep" | sed 's/.* text=//')" '"tab\there \"q\" back\\slash"'
 
 "$BIN" report -c 1 -e ktrace:mark "$TMP/t.dat" >"$TMP/cpu1"
-"$BIN" report -e nosuch "$TMP/t.dat" >"$TMP/none"
+"$BIN" report -e nosuch "$TMP/t.dat" >"$TMP/none" 2>"$TMP/none.err"
+none=$?
 from=$(sed -n '5p' "$TMP/rep" | cut -d' ' -f1)
 "$BIN" report --from "$from" "$TMP/t.dat" >"$TMP/from"
-check "filters: CPU 1, an unknown event, a start time" \
-	"$(awk '$2 != 1' "$TMP/cpu1" | wc -l)/$(wc -l <"$TMP/none")/$(wc -l <"$TMP/from")" \
-	"0/0/$((n - 4))"
+check "filters: CPU 1, an unknown event is a usage error, a start time" \
+	"$(awk '$2 != 1' "$TMP/cpu1" | wc -l)/$none/$(wc -l <"$TMP/none")/$(grep -c "'nosuch'" "$TMP/none.err")/$(wc -l <"$TMP/from")" \
+	"0/2/0/1/$((n - 4))"
 
 "$BIN" stat "$TMP/t.dat" >"$TMP/stat"
 check "stat counts the marks" "$(sed -n 's/^  ktrace:mark //p' "$TMP/stat")" "$n"
