@@ -992,7 +992,7 @@ int kt_record(int argc, char **argv)
 				fprintf(stderr,
 					"ktrace record: a trigger %.*s is armed already: disarm it first (echo '!%.*s' > %s/triggers)\n",
 					(int)trigger_kind_len(triggers[i]), triggers[i],
-					(int)strcspn(triggers[i], " \t"), triggers[i], r->dir);
+					(int)trigger_kind_len(triggers[i]), triggers[i], r->dir);
 				goto out;
 			}
 		}
@@ -1022,7 +1022,7 @@ int kt_record(int argc, char **argv)
 	changed = true;
 	for (i = 0; i < nr_triggers; i++) {
 		char **nd = realloc(s.disarm, (s.nr_disarm + 1) * sizeof(*nd));
-		size_t len = strcspn(triggers[i], " \t");
+		size_t len = trigger_kind_len(triggers[i]);	/* "!latency:block" */
 
 		if (!nd)
 			goto fail;

@@ -181,6 +181,11 @@ sh "$tmp/vals.sh" "$fd" >"$tmp/after"
 ok "record: afterwards: hybrid, 1024 KiB, tracing again, foo/bits off again, user disarmed" \
 	"$([ "$(cat "$tmp/after")" = "hybrid 1024 1 0 1 1 !user " ]; echo $?)" "$(cat "$tmp/after")"
 
+KTRACE_DIR=$fd "$bin" record -o "$tmp/r.dat" -t 'latency:block>50ms delay=10' -- true \
+	>/dev/null 2>&1
+ok "record disarms a latency trigger by its kind, without the threshold" \
+	"$([ "$(cat "$fd/triggers")" = '!latency:block' ]; echo $?)" "$(cat "$fd/triggers")"
+
 # A flight recorder is read once at the end; drop mode streams.
 fake "$fd"
 cp "$fd/high/cpu1" "$tmp/cpu1"

@@ -119,8 +119,9 @@ check "stat: the armed trigger and its record" \
 check "record put ktrace back: the trigger it armed disarmed, hybrid mode, stopped" \
 	"$(grep -c '^user ' "$KT/triggers")/$(cat "$KT/mode")/$(cat "$KT/enable")" \
 	"0/drop overwrite [hybrid]/0"
-"$BIN" record -o "$TMP/x.dat" -- sh -c 'exit 3' >/dev/null 2>&1
-check "record exits with COMMAND's status" "$?" 3
+"$BIN" record -o "$TMP/x.dat" -t 'latency:block>50ms' -- sh -c 'exit 3' >/dev/null 2>&1
+check "record exits with COMMAND's status, its latency trigger disarmed" \
+	"$?/$(grep -c '^latency:block' "$KT/triggers")" 3/0
 
 # A CPU brought online while recording: its relay files appear then, and
 # record reads them (hybrid mode: all of them, once, at the end).  New
