@@ -232,3 +232,13 @@ wait $pid
 ok "record without COMMAND ends on SIGINT, exit 0, the trace saved" \
 	"$([ $? -eq 0 ] && "$bin" report "$tmp/i.dat" | cmp -s - "$tmp/fk.rep"; echo $?)" \
 	"$(cat "$tmp/err")"
+
+# The help and the completion know extract.
+check "extract --help" 0 '^usage: ktrace extract \[-o FILE\] \[--stop\]' '' -- extract --help
+check "the command list names extract" 0 '^  extract +save what the buffers hold' '' -- help
+comp=$(cd "$(dirname "$0")/.." && pwd)/ktrace-completion.bash
+got=$(bash -c 'source "$1"; COMP_WORDS=(ktrace ex); COMP_CWORD=1; _ktrace
+	a=${COMPREPLY[*]}; COMP_WORDS=(ktrace extract --); COMP_CWORD=2; _ktrace
+	echo "$a/${COMPREPLY[*]}"' - "$comp")
+ok "completion: ktrace ex -> extract, and its options" \
+	"$([ "$got" = "extract/--output --stop --no-kernel-addresses --help" ]; echo $?)" "$got"
