@@ -1118,7 +1118,7 @@ int kt_record(int argc, char **argv)
 			if (delay == -2) {
 				close(tpipe);
 				tpipe = -1;
-			} else if (delay >= 0 && !pending_at) {
+			} else if (delay >= 0 && wait_stop && !pending_at) {
 				pending_at = now_ms() + delay;
 			}
 		}
@@ -1127,6 +1127,9 @@ int kt_record(int argc, char **argv)
 		if (!child && !wait_stop)
 			break;
 		now = now_ms();
+		/* A freeze that does not come (the trace was restarted): once a second. */
+		if (pending_at && now >= pending_at + FROZEN_WAIT_MS)
+			pending_at = 0;
 		if (now - last_check >= 1000 || (pending_at && now >= pending_at)) {
 			last_check = now;
 			if (wait_stop && trace_state(r->dir) != KT_TRACING)
@@ -1147,7 +1150,8 @@ stop:
 		st = wait_frozen(r->dir);
 	if (st != KT_STOPPED && ctl_write(r, "enable", "0"))
 		ret = 1;
-	if (out_finish(r, hide))
+	/* After a failure, no file: the temporary one is removed. */
+	if (!ret && out_finish(r, hide))
 		ret = 1;
 	goto restore;
 fail:
