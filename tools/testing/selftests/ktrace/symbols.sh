@@ -55,7 +55,9 @@ check "report names every timer function and IRQ handler as %pS does" \
 check "the sleep's hrtimer is hrtimer_wakeup, sized as kallsyms gives it" \
 	"$(grep -c " function=$HW late_ns=" "$TMP/rep" | awk '{ print ($1 > 0) }')" 1
 
-# The ascii pipe prints the same string for it: the kernel's %pS.
+# The ascii pipe prints the same string for it: the kernel's %pS (record
+# put the event selection back: turn timer_expire on here).
+echo 1 >"$KT/events/irq/timer_expire/enable"
 echo 1 >"$KT/enable"
 sleep 0.2
 echo 0 >"$KT/enable"
