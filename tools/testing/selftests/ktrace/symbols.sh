@@ -113,6 +113,8 @@ check "hidden: the modules' bases are 0" \
 	"$(grep ' statedump:module ' "$TMP/hrep" | grep -c -v ' base=0x0 ')" 0
 if [ -n "${KTRACE_SAVE_DIR:-}" ]; then
 	mkdir -p "$KTRACE_SAVE_DIR"
-	cp "$TMP/t.dat" "$TMP/h.dat" "$KTRACE_SAVE_DIR/" 2>/dev/null
+	# Not t.dat: that is record.sh's, which .ci/check decodes on the host.
+	cp "$TMP/t.dat" "$KTRACE_SAVE_DIR/symbols-t.dat" 2>/dev/null
+	cp "$TMP/h.dat" "$KTRACE_SAVE_DIR/symbols-h.dat" 2>/dev/null
 fi
 ktap_finished
