@@ -65,10 +65,12 @@ ok "extract: every file of the control directory unchanged (sums, modes, mtimes)
 	"$(cmp -s "$tmp/tree.before" "$tmp/tree.after"; echo $?)"
 ok "extract: no temporary file left" "$(ls "$tmp"/sv-x.dat.* 2>/dev/null | wc -l)"
 if command -v strace >/dev/null 2>&1; then
-	KTRACE_DIR=$fd strace -f -o "$tmp/strace" -e trace=open,openat,creat,truncate,unlink,rename \
+	KTRACE_DIR=$fd strace -f -o "$tmp/strace" \
+		-e trace=open,openat,creat,truncate,unlink,rename \
 		"$bin" extract -o "$tmp/sv-x2.dat" >/dev/null 2>&1
 	opens=$(grep -c "\"$fd" "$tmp/strace")
-	writes=$(grep "\"$fd" "$tmp/strace" | grep -c -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|creat|truncate|unlink|rename')
+	writes=$(grep "\"$fd" "$tmp/strace" |
+		grep -c -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|creat|truncate|unlink|rename')
 	ok "extract: strace: $opens opens under the control directory, none for writing" \
 		"$([ "$opens" -gt 5 ] && [ "$writes" -eq 0 ]; echo $?)" "writes=$writes"
 else
@@ -83,7 +85,8 @@ echo 1 >"$fd/enable"
 tree "$fd" >"$tmp/tree.before"
 echo old >"$tmp/sv-y.dat"
 KTRACE_DIR=$fd check "extract refuses a trace that is tracing, exit 1" 1 '' \
-	'ktrace extract: ktrace is tracing: stop it first .* or use --stop' -- extract -o "$tmp/sv-y.dat"
+	'ktrace extract: ktrace is tracing: stop it first .* or use --stop' \
+	-- extract -o "$tmp/sv-y.dat"
 tree "$fd" >"$tmp/tree.after"
 ok "extract: refusing changed nothing, the old file kept" \
 	"$(cmp -s "$tmp/tree.before" "$tmp/tree.after" && [ "$(cat "$tmp/sv-y.dat")" = old ] &&
@@ -91,7 +94,8 @@ ok "extract: refusing changed nothing, the old file kept" \
 KTRACE_DIR=$fd check "extract --stop: stops it and saves" 0 '' 'bytes of trace in' \
 	-- extract --stop -o "$tmp/sv-y.dat"
 ok "extract --stop: enable 0 written, the trace saved" \
-	"$([ "$(cat "$fd/enable")" = 0 ] && "$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
+	"$([ "$(cat "$fd/enable")" = 0 ] &&
+	   "$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
 	   echo $?)"
 
 # Frozen: extract waits for the trigger's stop work (state stopped).

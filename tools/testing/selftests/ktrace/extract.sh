@@ -79,12 +79,13 @@ echo hybrid >"$KT/mode"
 rc=$?
 size=$(wc -c <"$TMP/f.dat")
 check "record -m overwrite -b 64 -t user --wait: exit 0" "$rc" 0
-ktap_print_msg "$marks marks of 4000 bytes ($((marks * 4 / 1000)) MB); file $size bytes; bound $bound ($ncpu CPUs)"
+ktap_print_msg "$marks marks of 4000 bytes ($((marks * 4 / 1000)) MB);" \
+	"file $size bytes; bound $bound ($ncpu CPUs)"
 check "the file is bounded by the buffers" "$([ "$size" -le "$bound" ] && echo yes)" yes
 "$BIN" report -r "$TMP/f.dat" >"$TMP/frel" 2>"$TMP/ferr"
 check "it holds the trigger record, at +0" \
-	"$(grep -c '^+0\.000000000 .* ktrace:trigger trigger="user" .* reason="the workload.s bug"$' \
-		"$TMP/frel")" 1
+	"$(grep -c -e '^+0\.000000000 .* ktrace:trigger trigger="user" ' "$TMP/frel")/$(
+	   grep -c -e ' reason="the workload.s bug"$' "$TMP/frel")" 1/1
 check "and the last of the history before it" \
 	"$(grep -c -e '^-.* text="last before the bug"$' -e "^-.* text=\"m $((marks - 1)) 0" \
 		"$TMP/frel")" 2
