@@ -20,7 +20,7 @@ _ktrace_words()
 
 _ktrace()
 {
-	local cmds="record report stat status list help" cmd="" i opts head line
+	local cmds="extract record report stat status list help" cmd="" i opts head line
 	local words cword cur prev
 
 	# The words split at blanks only, so that GROUP:NAME stays one word
@@ -48,7 +48,7 @@ _ktrace()
 # _ktrace_complete CUR PREV CWORD WORDS...: COMPREPLY for the word CUR.
 _ktrace_complete()
 {
-	local cur=$1 prev=$2 cword=$3 cmds="record report stat status list help"
+	local cur=$1 prev=$2 cword=$3 cmds="extract record report stat status list help"
 	local cmd="" i opts head
 	local -a words=("${@:4}")
 
@@ -67,7 +67,9 @@ _ktrace_complete()
 	fi
 	case $cmd in
 	record)
-		opts="-o --output -e --event -m --mode -b --buffer-kb -t --trigger -w --wait -h --help" ;;
+		opts="-o --output -e --event -m --mode -b --buffer-kb -t --trigger -w --wait
+		      --no-kernel-addresses -h --help" ;;
+	extract) opts="-o --output -s --stop --no-kernel-addresses -h --help" ;;
 	report)
 		opts="-c --cpu -p --pid -e --event --from --to -r --relative --realtime
 		      --realtime=iso --json -h --help" ;;

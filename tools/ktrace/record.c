@@ -1,15 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tools/ktrace: ktrace record.
+ * tools/ktrace: ktrace record and ktrace extract.
  *
- * Configures /sys/kernel/debug/ktrace (or $KTRACE_DIR), starts tracing,
- * copies every relay file (every channel of every CPU, CPUs brought online
- * meanwhile included) into the trace file as it fills, and stops on the
- * end of COMMAND, on Ctrl-C, or with --wait when tracing stops by itself
- * (a trigger fired).  Then it adds what a
- * decoder elsewhere needs: the tasks alive (pid and name), the kernel's
- * saved comms, uname, the stats, the triggers and the kernel symbols of
- * its addresses (symbols.c), or none of its addresses at all.
+ * extract saves what the buffers of /sys/kernel/debug/ktrace (or
+ * $KTRACE_DIR) hold now, without writing any control file: every channel
+ * and CPU stream read until it is empty, then what a decoder elsewhere
+ * needs: the tasks alive (pid and name), the kernel's saved comms, uname,
+ * the stats, the triggers and the kernel symbols of its addresses
+ * (symbols.c), or none of its addresses at all.  It is how a flight recorder a trigger froze
+ * is saved: its history is read whole, and tracing is not restarted.
+ *
+ * record checks all its arguments, saves the settings it is going to
+ * change, configures ktrace, traces, writes the trace file and puts the
+ * settings back: record leaves ktrace as it found it; the trace is in the
+ * file.  In drop mode it copies the streams as they fill (a full buffer
+ * drops the new events, so the file must keep up); in overwrite and hybrid
+ * modes it reads nothing while tracing, so that the buffers keep the last
+ * of the history, and extracts once at the end: the file is then no larger
+ * than the buffers.
+ *
+ * Both write FILE.XXXXXX next to FILE and rename it over FILE at the end,
+ * so that a failure leaves neither a partial file nor a clobbered one.
  */
 #include <dirent.h>
 #include <endian.h>
@@ -20,6 +31,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,19 +40,35 @@
 #include "trace.h"
 
 #define EXIT_USAGE	2
+#define EXIT_NOCMD	127
 #define CHUNK		1048576		/* bytes per read of a relay file */
+#define FROZEN_WAIT_MS	10000		/* for the stop work of a trigger */
+#define FROZEN_POLL_MS	20
+
+enum kt_state { KT_UNKNOWN, KT_STOPPED, KT_TRACING, KT_FROZEN };
 
 /* Set by the SIGINT/SIGTERM handler, read by the loop. */
 static int interrupted;
+/* Written to by the signal handlers, so that the loop's poll() wakes up. */
+static int wake_pipe[2] = { -1, -1 };
 
 static void on_signal(int sig)
 {
-	__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
+	int saved = errno;
+	ssize_t n;
+
+	if (sig != SIGCHLD)
+		__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
+	n = write(wake_pipe[1], "", 1);	/* if full, the loop wakes up anyway */
+	(void)n;
+	errno = saved;
 }
 
 struct recorder {
+	const char *cmd;		/* "record" or "extract", for messages */
 	const char *dir;
 	const char *out;
+	char *tmp;			/* being written; renamed to out at the end */
 	FILE *f;
 	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
 	unsigned int nr_cpus;
@@ -48,25 +76,11 @@ struct recorder {
 	unsigned long long bytes;
 };
 
-/* Write a string to a control file; 0, or -1 after saying why. */
-static int ctl_write(const char *dir, const char *file, const char *val)
+static const char *ktrace_dir(void)
 {
-	char path[4096];
-	ssize_t n;
-	int fd;
+	const char *dir = getenv("KTRACE_DIR");
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0) {
-		fprintf(stderr, "ktrace record: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	n = write(fd, val, strlen(val));
-	if (n < 0)
-		fprintf(stderr, "ktrace record: %s: writing '%s': %s\n", path, val,
-			strerror(errno));
-	close(fd);
-	return n < 0 ? -1 : 0;
+	return dir && *dir ? dir : "/sys/kernel/debug/ktrace";
 }
 
 /* A whole small file, NUL-terminated; NULL if it cannot be read. */
@@ -91,6 +105,111 @@ static char *slurp(const char *path, size_t max)
 	return buf;
 }
 
+/*
+ * The value of a control file: its first line, or for ``mode`` the mode
+ * in brackets.  NULL if it cannot be read.
+ */
+static char *ctl_value(const char *dir, const char *file)
+{
+	char path[4096], *v, *b, *e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	v = slurp(path, 4096);
+	if (!v)
+		return NULL;
+	v[strcspn(v, "\n")] = '\0';
+	b = strcmp(file, "mode") ? NULL : strchr(v, '[');
+	e = b ? strchr(b, ']') : NULL;
+	if (e) {
+		*e = '\0';
+		memmove(v, b + 1, e - b);
+	}
+	return v;
+}
+
+/*
+ * Write a string to a control file, as echo VAL > FILE does (O_TRUNC:
+ * nothing to debugfs, a whole new value to a regular file of a test's
+ * fake directory); 0, or -1 after saying why.
+ */
+static int ctl_write(const struct recorder *r, const char *file, const char *val)
+{
+	char path[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, path, strerror(errno));
+		return -1;
+	}
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		fprintf(stderr, "ktrace %s: %s: writing '%s': %s\n", r->cmd, path, val,
+			strerror(errno));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * The state of the trace: the first line of ``stats`` ("state stopped",
+ * "state tracing" or "state frozen"), else ``enable``.
+ */
+static enum kt_state trace_state(const char *dir)
+{
+	enum kt_state st = KT_UNKNOWN;
+	char *v = ctl_value(dir, "stats");
+
+	if (v && !strcmp(v, "state stopped"))
+		st = KT_STOPPED;
+	else if (v && !strcmp(v, "state tracing"))
+		st = KT_TRACING;
+	else if (v && !strcmp(v, "state frozen"))
+		st = KT_FROZEN;
+	free(v);
+	if (st != KT_UNKNOWN)
+		return st;
+	v = ctl_value(dir, "enable");
+	if (v && !strcmp(v, "1"))
+		st = KT_TRACING;
+	else if (v && !strcmp(v, "0"))
+		st = KT_STOPPED;
+	free(v);
+	return st;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * A trigger froze the trace: its stop work completes the last subbuffers.
+ * Wait for it (reading ``stats`` only), at most FROZEN_WAIT_MS.
+ * Returns the state then.
+ */
+static enum kt_state wait_frozen(const char *dir)
+{
+	unsigned long long end = now_ms() + FROZEN_WAIT_MS;
+	enum kt_state st;
+
+	while ((st = trace_state(dir)) == KT_FROZEN && now_ms() < end)
+		sleep_ms(FROZEN_POLL_MS);
+	return st;
+}
+
 static int section(struct recorder *r, unsigned int type, unsigned int ch,
 		   unsigned int cpu, const void *data, size_t len)
 {
@@ -104,14 +223,59 @@ static int section(struct recorder *r, unsigned int type, unsigned int ch,
 
 	if (fwrite(&s, sizeof(s), 1, r->f) != 1 || fwrite(data, 1, len, r->f) != len ||
 	    fwrite(zero, 1, (8 - len % 8) % 8, r->f) != (8 - len % 8) % 8) {
-		fprintf(stderr, "ktrace record: %s: %s\n", r->out, strerror(errno));
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
 		return -1;
 	}
 	r->bytes += len;
 	return 0;
 }
 
-/* Copy what the relay files hold now; -1 on a write error. */
+/*
+ * Create the temporary file next to the output, with the mode a new file
+ * would get, and write the file header.  0, or -1 after saying why.
+ */
+static int out_create(struct recorder *r)
+{
+	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
+	mode_t mask = umask(0);
+	int fd;
+
+	umask(mask);
+	r->tmp = malloc(strlen(r->out) + 8);
+	if (!r->tmp)
+		return -1;
+	sprintf(r->tmp, "%s.XXXXXX", r->out);
+	fd = mkstemp(r->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "ktrace %s: %s: cannot create: %s\n", r->cmd, r->out,
+			strerror(errno));
+		free(r->tmp);
+		r->tmp = NULL;
+		return -1;
+	}
+	fchmod(fd, 0666 & ~mask);
+	r->f = fdopen(fd, "w");
+	if (!r->f)
+		close(fd);
+	if (r->f && fwrite(&h, sizeof(h), 1, r->f) == 1)
+		return 0;
+	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+	return -1;
+}
+
+/* Drop the temporary file: nothing of a failed run is left. */
+static void out_discard(struct recorder *r)
+{
+	if (r->f)
+		fclose(r->f);
+	r->f = NULL;
+	if (r->tmp)
+		unlink(r->tmp);
+	free(r->tmp);
+	r->tmp = NULL;
+}
+
+/* Copy what the relay files hold now, until read() returns 0; -1 on an error. */
 static int drain(struct recorder *r)
 {
 	unsigned int ch, cpu;
@@ -125,6 +289,11 @@ static int drain(struct recorder *r)
 			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0)
 				if (section(r, KTF_STREAM, ch, cpu, r->chunk, n))
 					return -1;
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				fprintf(stderr, "ktrace %s: %s/%s/cpu%u: %s\n", r->cmd, r->dir,
+					kt_channel_name(ch), cpu, strerror(errno));
+				return -1;
+			}
 		}
 	}
 	return 0;
@@ -157,7 +326,7 @@ static unsigned int open_streams(struct recorder *r)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s/%s", r->dir, kt_channel_name(ch),
 				 d->d_name);
-			r->fds[ch][cpu] = open(path, O_RDONLY | O_NONBLOCK);
+			r->fds[ch][cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 			if (r->fds[ch][cpu] >= 0 && cpu + 1 > r->nr_cpus)
 				r->nr_cpus = cpu + 1;
 		}
@@ -167,6 +336,18 @@ static unsigned int open_streams(struct recorder *r)
 			open_now += r->fds[ch][cpu] >= 0;
 	}
 	return open_now;
+}
+
+static void close_streams(struct recorder *r)
+{
+	unsigned int ch, cpu;
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
+		for (cpu = 0; cpu < r->nr_cpus; cpu++)
+			if (r->fds[ch][cpu] >= 0) {
+				close(r->fds[ch][cpu]);
+				r->fds[ch][cpu] = -1;
+			}
 }
 
 /* "PID COMM" of every task in /proc. */
@@ -228,6 +409,383 @@ static int add_text(struct recorder *r, unsigned int type, const char *file)
 	return ret;
 }
 
+/*
+ * The end of a trace file: the streams left (all of them when nothing was
+ * read while tracing), the tasks, stats, comms, triggers and uname; then
+ * the symbols, and the rename over the output.  0, or -1 after saying why,
+ * the temporary file removed.
+ */
+static int out_finish(struct recorder *r, bool hide)
+{
+	struct utsname u;
+	char text[1024];
+
+	open_streams(r);
+	if (drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
+	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers"))
+		goto fail;
+	if (!uname(&u)) {
+		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
+			 u.release, u.version, u.machine);
+		if (section(r, KTF_UNAME, 0, 0, text, strlen(text)))
+			goto fail;
+	}
+	if (fclose(r->f)) {
+		r->f = NULL;
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		goto fail;
+	}
+	r->f = NULL;
+	if (kt_symbols_save(r->tmp, hide))
+		goto fail;
+	if (rename(r->tmp, r->out)) {
+		fprintf(stderr, "ktrace %s: renaming %s to %s: %s\n", r->cmd, r->tmp, r->out,
+			strerror(errno));
+		goto fail;
+	}
+	free(r->tmp);
+	r->tmp = NULL;
+	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s\n", r->cmd, r->bytes, r->out);
+	return 0;
+fail:
+	out_discard(r);
+	return -1;
+}
+
+static struct recorder *recorder_new(const char *cmd)
+{
+	struct recorder *r = calloc(1, sizeof(*r));
+	unsigned int ch, cpu;
+
+	if (!r)
+		return NULL;
+	r->chunk = malloc(CHUNK);
+	if (!r->chunk) {
+		free(r);
+		return NULL;
+	}
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
+		for (cpu = 0; cpu < KTF_MAX_CPUS; cpu++)
+			r->fds[ch][cpu] = -1;
+	r->cmd = cmd;
+	r->out = "ktrace.dat";
+	r->dir = ktrace_dir();
+	return r;
+}
+
+static void recorder_free(struct recorder *r)
+{
+	close_streams(r);
+	out_discard(r);
+	free(r->chunk);
+	free(r);
+}
+
+static const char extract_help[] =
+	"usage: ktrace extract [-o FILE] [--stop] [--no-kernel-addresses]\n"
+	"\n"
+	"Save what the buffers hold now (every channel of every CPU), the tasks,\n"
+	"uname, the stats, the comms and the triggers to one file, without\n"
+	"changing anything: the way to save a flight recorder a trigger froze.\n"
+	"A trace still tracing is refused, unless --stop.\n"
+	"\n"
+	"  -o, --output FILE        the trace file (default ktrace.dat)\n"
+	"  -s, --stop               stop tracing first (echo 0 > enable)\n"
+	"      --no-kernel-addresses\n"
+	"                           save no kernel addresses at all (symbols\n"
+	"                           instead), for traces posted publicly\n"
+	"  -h, --help               this help\n"
+	"\n"
+	"The control directory is $KTRACE_DIR, by default /sys/kernel/debug/ktrace.\n";
+
+int kt_extract(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "stop", no_argument, NULL, 's' },
+		{ "no-kernel-addresses", no_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool stop = false, hide = false;
+	struct recorder *r;
+	enum kt_state st;
+	int c, ret = 1;
+
+	r = recorder_new("extract");
+	if (!r)
+		return 1;
+	while ((c = getopt_long(argc, argv, "o:sh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r->out = optarg;
+			break;
+		case 's':
+			stop = true;
+			break;
+		case 'K':
+			hide = true;
+			break;
+		case 'h':
+			fputs(extract_help, stdout);
+			ret = 0;
+			goto out;
+		default:
+			fputs(extract_help, stderr);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "ktrace extract: unexpected argument '%s'\n", argv[optind]);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	st = trace_state(r->dir);
+	if (st == KT_UNKNOWN) {
+		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
+		goto out;
+	}
+	if (st == KT_TRACING && !stop) {
+		fprintf(stderr,
+			"ktrace extract: ktrace is tracing: stop it first (echo 0 > %s/enable) or use --stop: read while tracing, its history would be cut short\n",
+			r->dir);
+		goto out;
+	}
+	if (st == KT_TRACING && ctl_write(r, "enable", "0"))
+		goto out;
+	if (st == KT_FROZEN && wait_frozen(r->dir) == KT_FROZEN) {
+		fprintf(stderr,
+			"ktrace extract: the trace is still frozen after %u ms: its trigger's stop has not completed\n",
+			FROZEN_WAIT_MS);
+		goto out;
+	}
+	if (!open_streams(r)) {
+		fprintf(stderr,
+			"ktrace extract: no stream files under %s/high: no buffers allocated?\n",
+			r->dir);
+		goto out;
+	}
+	if (out_create(r) || out_finish(r, hide))
+		goto out;
+	ret = 0;
+out:
+	recorder_free(r);
+	return ret;
+}
+
+/*
+ * What record changed, to be put back: control files with their previous
+ * value, written back in reverse order, and the triggers it armed.
+ */
+struct undo {
+	char file[KTRACE_NAME_LEN * 2 + 32];
+	char *val;
+};
+
+struct saved {
+	struct undo *undo;
+	unsigned int nr_undo;
+	char **disarm;			/* "!KIND" of the triggers armed */
+	unsigned int nr_disarm;
+};
+
+static int save_push(struct saved *s, const char *file, const char *val)
+{
+	struct undo *u = realloc(s->undo, (s->nr_undo + 1) * sizeof(*u));
+
+	if (!u)
+		return -1;
+	s->undo = u;
+	u += s->nr_undo;
+	snprintf(u->file, sizeof(u->file), "%s", file);
+	u->val = strdup(val);
+	if (!u->val)
+		return -1;
+	s->nr_undo++;
+	return 0;
+}
+
+/* Save @file's value, then write @val to it; 0, or -1 after saying why. */
+static int change(struct recorder *r, struct saved *s, const char *file, const char *val)
+{
+	char *old = ctl_value(r->dir, file);
+	int ret;
+
+	if (!old) {
+		fprintf(stderr, "ktrace record: %s/%s: cannot read it\n", r->dir, file);
+		return -1;
+	}
+	ret = save_push(s, file, old);
+	free(old);
+	if (ret)
+		return -1;
+	if (ctl_write(r, file, val)) {
+		free(s->undo[--s->nr_undo].val);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Put back everything record changed: first disarm the triggers it armed
+ * (so that none fires in a trace restarted below), then the control files
+ * in reverse order, each only if it differs now (the events, the size,
+ * the mode, and last ``enable``, restarting tracing if it was on).
+ * 0, or -1 if something could not be put back (said on stderr).
+ */
+static int restore(struct recorder *r, struct saved *s)
+{
+	int ret = 0;
+	char *now;
+
+	while (s->nr_disarm) {
+		char *d = s->disarm[--s->nr_disarm];
+
+		if (ctl_write(r, "triggers", d))
+			ret = -1;
+		free(d);
+	}
+	while (s->nr_undo) {
+		struct undo *u = &s->undo[--s->nr_undo];
+
+		now = ctl_value(r->dir, u->file);
+		if ((!now || strcmp(now, u->val)) && ctl_write(r, u->file, u->val))
+			ret = -1;
+		free(now);
+		free(u->val);
+	}
+	if (ret)
+		fprintf(stderr, "ktrace record: could not put every setting back\n");
+	return ret;
+}
+
+/* The line after @line in a text, or NULL. */
+static const char *next_line(const char *line)
+{
+	line = strchr(line, '\n');
+	return line && line[1] ? line + 1 : NULL;
+}
+
+/* The kind of a trigger spec or of a line of ``triggers``: "oom", "latency:block". */
+static size_t trigger_kind_len(const char *spec)
+{
+	size_t len = strcspn(spec, " \t\n");
+	const char *gt = memchr(spec, '>', len);
+
+	return gt ? (size_t)(gt - spec) : len;
+}
+
+/* Is a trigger of @spec's kind armed, according to @armed (``triggers``)? */
+static bool trigger_armed(const char *armed, const char *spec)
+{
+	size_t len = trigger_kind_len(spec);
+	const char *line;
+
+	for (line = *armed ? armed : NULL; line; line = next_line(line))
+		if (trigger_kind_len(line) == len && !strncmp(line, spec, len))
+			return true;
+	return false;
+}
+
+/* The delay= of the armed trigger of @kind's kind, in ms; 0 if none. */
+static unsigned int trigger_delay(const char *dir, const char *kind)
+{
+	size_t len = trigger_kind_len(kind);
+	char path[4096], *armed;
+	const char *line, *d;
+	unsigned int ms = 0;
+
+	snprintf(path, sizeof(path), "%s/triggers", dir);
+	armed = slurp(path, 1 << 16);
+	for (line = armed && *armed ? armed : NULL; line; line = next_line(line)) {
+		if (trigger_kind_len(line) == len && !strncmp(line, kind, len)) {
+			d = strstr(line, " delay=");
+			if (d && d < line + strcspn(line, "\n"))
+				ms = strtoul(d + 7, NULL, 10);
+			break;
+		}
+	}
+	free(armed);
+	return ms;
+}
+
+/* COMMAND resolved as the shell's command -v would: true if it can be run. */
+static bool command_found(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char full[4096];
+	struct stat st;
+
+	if (strchr(cmd, '/'))
+		return !stat(cmd, &st) && S_ISREG(st.st_mode) && !access(cmd, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		snprintf(full, sizeof(full), "%.*s/%s", (int)(end - p), end == p ? "." : p, cmd);
+		if (!stat(full, &st) && S_ISREG(st.st_mode) && !access(full, X_OK))
+			return true;
+		if (!*end)
+			return false;
+	}
+}
+
+/* events/GROUP/enable or events/GROUP/NAME/enable of one -e item; NULL if bad. */
+static bool event_file(const char *dir, const char *tok, char *file, size_t size)
+{
+	char path[4096];
+	unsigned int i;
+
+	if (!*tok || *tok == '/' || *tok == ':' || strstr(tok, "..") ||
+	    strlen(tok) > 2 * KTRACE_NAME_LEN + 1)
+		return false;
+	snprintf(file, size, "events/%s/enable", tok);
+	/* GROUP:NAME as report prints it, or GROUP/NAME. */
+	for (i = 0; file[i]; i++)
+		if (file[i] == ':')
+			file[i] = '/';
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return !access(path, F_OK);
+}
+
+/* Save the enable file of every event, to be put back. */
+static int save_events(struct recorder *r, struct saved *s)
+{
+	char path[4096], file[KTRACE_NAME_LEN * 2 + 32];
+	struct dirent *g, *e;
+	DIR *groups, *events;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/events", r->dir);
+	groups = opendir(path);
+	if (!groups) {
+		fprintf(stderr, "ktrace record: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (!ret && (g = readdir(groups))) {
+		if (g->d_name[0] == '.' || strlen(g->d_name) > KTRACE_NAME_LEN)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", r->dir, g->d_name);
+		events = opendir(path);
+		while (!ret && events && (e = readdir(events))) {
+			char *v;
+
+			if (e->d_name[0] == '.' || strlen(e->d_name) > KTRACE_NAME_LEN)
+				continue;
+			snprintf(file, sizeof(file), "events/%s/%s/enable", g->d_name, e->d_name);
+			v = ctl_value(r->dir, file);
+			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+				ret = save_push(s, file, v);
+			free(v);
+		}
+		if (events)
+			closedir(events);
+	}
+	closedir(groups);
+	return ret;
+}
+
 static const char record_help[] =
 	"usage: ktrace record [-o FILE] [-e EVENT,...] [-m drop|overwrite|hybrid] [-b KB]\n"
 	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses]\n"
@@ -236,12 +794,15 @@ static const char record_help[] =
 	"Trace until COMMAND ends, until Ctrl-C, or with --wait until tracing\n"
 	"stops by itself (a trigger fired), and write every channel of every CPU,\n"
 	"the metadata, the tasks, uname, the stats and the triggers to one file.\n"
+	"In drop mode the streams are copied as they fill; in overwrite and hybrid\n"
+	"modes the buffers keep the last of the history and are saved at the end.\n"
+	"record leaves ktrace as it found it; the trace is in the file.\n"
 	"\n"
 	"  -o, --output FILE    the trace file (default ktrace.dat)\n"
 	"  -e, --event LIST     enable only these events: GROUP or GROUP/NAME,\n"
 	"                       comma-separated (default: leave the selection)\n"
-	"  -m, --mode MODE      drop, overwrite or hybrid\n"
-	"  -b, --buffer-kb KB   per-CPU size of the high-rate channel\n"
+	"  -m, --mode MODE      drop, overwrite or hybrid (default: the current one)\n"
+	"  -b, --buffer-kb KB   per-CPU size of the high-rate channel, 16 to 1048576\n"
 	"  -t, --trigger SPEC   arm a trigger (as written to the triggers file)\n"
 	"  -w, --wait           stop when tracing stops, not on COMMAND's end\n"
 	"      --no-kernel-addresses\n"
@@ -249,42 +810,9 @@ static const char record_help[] =
 	"                       for traces posted publicly\n"
 	"  -h, --help           this help\n"
 	"\n"
+	"Exit status: COMMAND's, 128+N if a signal N killed it, 127 if it could\n"
+	"not be run; 1 if record failed, 2 for a usage error.\n"
 	"The control directory is $KTRACE_DIR, by default /sys/kernel/debug/ktrace.\n";
-
-static int configure(const char *dir, char *events, const char *mode, const char *kb,
-		     char **triggers, unsigned int nr_triggers)
-{
-	char path[512], *tok;
-	unsigned int i;
-
-	if (ctl_write(dir, "enable", "0"))
-		return -1;
-	if (mode && ctl_write(dir, "mode", mode))
-		return -1;
-	if (kb && ctl_write(dir, "buffer_size_kb", kb))
-		return -1;
-	if (events) {
-		if (ctl_write(dir, "events/enable", "0"))
-			return -1;
-		for (tok = strtok(events, ","); tok; tok = strtok(NULL, ",")) {
-			if (strstr(tok, "..") || strlen(tok) > 2 * KTRACE_NAME_LEN + 1) {
-				fprintf(stderr, "ktrace record: bad event '%s'\n", tok);
-				return -1;
-			}
-			snprintf(path, sizeof(path), "events/%s/enable", tok);
-			/* GROUP:NAME as report prints it, or GROUP/NAME. */
-			for (i = 0; path[i]; i++)
-				if (path[i] == ':')
-					path[i] = '/';
-			if (ctl_write(dir, path, "1"))
-				return -1;
-		}
-	}
-	for (i = 0; i < nr_triggers; i++)
-		if (ctl_write(dir, "triggers", triggers[i]))
-			return -1;
-	return 0;
-}
 
 /* Sums of the stats file: events, and events lost (dropped, overwritten). */
 static void progress(const struct recorder *r)
@@ -311,16 +839,37 @@ static void progress(const struct recorder *r)
 		events, lost);
 }
 
-static bool tracing(const char *dir)
+/*
+ * Consume the lines of trigger_pipe.  Returns the delay of the freeze a
+ * stop trigger announced (0: now), -1 if none, -2 when the file gives no
+ * more (end of file: not the kernel's pipe).
+ */
+static long read_trigger_pipe(struct recorder *r, int fd)
 {
-	char path[4096], *v;
-	bool on;
+	char buf[4096], kind[48], action[6];
+	const char *line;
+	long delay = -1;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/enable", dir);
-	v = slurp(path, 16);
-	on = v && v[0] == '1';
-	free(v);
-	return on;
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		/* TIME KIND action=stop|mark fired=N ... */
+		for (line = n ? buf : NULL; line; line = next_line(line))
+			if (sscanf(line, "%*s %47s action=%5s", kind, action) == 2 &&
+			    !strcmp(action, "stop"))
+				delay = trigger_delay(r->dir, kind);
+	}
+	return n == 0 && delay < 0 ? -2 : delay;
+}
+
+/* Record's exit status for how COMMAND ended. */
+static int child_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
 }
 
 int kt_record(int argc, char **argv)
@@ -336,28 +885,23 @@ int kt_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct recorder *r;
-	const char *mode = NULL, *kb = NULL;
-	char *events = NULL, **triggers = NULL;
-	unsigned int nr_triggers = 0, ch, cpu;
-	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
 	struct sigaction sa = { .sa_handler = on_signal };
-	bool wait_stop = false, hide = false, tty = isatty(STDERR_FILENO);
+	bool wait_stop = false, hide = false, tty = isatty(STDERR_FILENO), flight;
+	const char *mode = NULL, *kb = NULL;
+	char *events = NULL, **triggers = NULL, *armed = NULL, *cur_mode = NULL;
+	char *old_enable = NULL, *tok, file[KTRACE_NAME_LEN * 2 + 32];
+	unsigned long long pending_at = 0, last_check = 0;
+	unsigned int nr_triggers = 0, i;
+	struct saved s = { 0 };
+	struct recorder *r;
+	enum kt_state st;
 	pid_t child = -1;
-	struct utsname u;
-	char text[1024];
-	time_t last = 0;
-	int c, status = 0, ret = 1;
+	int c, status = 0, ret = 1, tpipe = -1;
+	bool changed = false;
 
-	r = calloc(1, sizeof(*r));
+	r = recorder_new("record");
 	if (!r)
 		return 1;
-	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
-		for (cpu = 0; cpu < KTF_MAX_CPUS; cpu++)
-			r->fds[ch][cpu] = -1;
-	r->out = "ktrace.dat";
-	r->dir = getenv("KTRACE_DIR") && *getenv("KTRACE_DIR") ? getenv("KTRACE_DIR") :
-		 "/sys/kernel/debug/ktrace";
 	while ((c = getopt_long(argc, argv, "+o:e:m:b:t:wh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -378,8 +922,9 @@ int kt_record(int argc, char **argv)
 			break;
 		case 'b':
 			if (strspn(optarg, "0123456789") != strlen(optarg) || !*optarg ||
-			    strlen(optarg) > 8) {
-				fprintf(stderr, "ktrace record: bad size '%s': KiB, a number\n",
+			    strlen(optarg) > 8 || atol(optarg) < 16 || atol(optarg) > 1048576) {
+				fprintf(stderr,
+					"ktrace record: bad size '%s': KiB, 16 to 1048576\n",
 					optarg);
 				goto usage;
 			}
@@ -391,6 +936,12 @@ int kt_record(int argc, char **argv)
 			if (!nt)
 				goto out;
 			triggers = nt;
+			if (*optarg == '!' || !trigger_kind_len(optarg)) {
+				fprintf(stderr,
+					"ktrace record: bad trigger '%s': KIND [OPTION=VALUE]...\n",
+					optarg);
+				goto usage;
+			}
 			triggers[nr_triggers++] = optarg;
 			break;
 		}
@@ -409,101 +960,224 @@ int kt_record(int argc, char **argv)
 			goto usage;
 		}
 	}
-	r->chunk = malloc(CHUNK);
-	if (!r->chunk)
-		goto out;
-	if (configure(r->dir, events, mode, kb, triggers, nr_triggers))
-		goto out;
-	r->f = fopen(r->out, "w");
-	if (!r->f) {
-		fprintf(stderr, "ktrace record: %s: %s\n", r->out, strerror(errno));
+
+	/* Check everything before changing anything. */
+	old_enable = ctl_value(r->dir, "enable");
+	cur_mode = ctl_value(r->dir, "mode");
+	if (!old_enable || !cur_mode) {
+		fprintf(stderr, "ktrace record: %s/%s: %s\n", r->dir,
+			old_enable ? "mode" : "enable", strerror(errno));
 		goto out;
 	}
-	if (fwrite(&h, sizeof(h), 1, r->f) != 1)
+	for (tok = events; tok && *tok; tok += strcspn(tok, ",") + !!tok[strcspn(tok, ",")]) {
+		char one[2 * KTRACE_NAME_LEN + 8];
+		size_t len = strcspn(tok, ",");
+
+		snprintf(one, sizeof(one), "%.*s", (int)len, tok);
+		if (len >= sizeof(one) - 1 || !event_file(r->dir, one, file, sizeof(file))) {
+			fprintf(stderr, "ktrace record: no event '%.*s' (no %s/events/%s)\n",
+				(int)len, tok, r->dir, one);
+			goto out;
+		}
+	}
+	if (nr_triggers) {
+		snprintf(file, sizeof(file), "%s/triggers", r->dir);
+		armed = slurp(file, 1 << 16);
+		if (!armed) {
+			fprintf(stderr, "ktrace record: %s: %s\n", file, strerror(errno));
+			goto out;
+		}
+		for (i = 0; i < nr_triggers; i++) {
+			if (trigger_armed(armed, triggers[i])) {
+				fprintf(stderr,
+					"ktrace record: a trigger %.*s is armed already: disarm it first (echo '!%.*s' > %s/triggers)\n",
+					(int)trigger_kind_len(triggers[i]), triggers[i],
+					(int)trigger_kind_len(triggers[i]), triggers[i], r->dir);
+				goto out;
+			}
+		}
+	}
+	if (optind < argc && !command_found(argv[optind])) {
+		fprintf(stderr, "ktrace record: %s: command not found\n", argv[optind]);
+		ret = EXIT_NOCMD;
 		goto out;
+	}
+	if (out_create(r))
+		goto out;
+	flight = strcmp(mode ? mode : cur_mode, "drop") != 0;
+	/* From the first change on, a signal ends the recording, not record. */
+	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK)) {
+		fprintf(stderr, "ktrace record: pipe: %s\n", strerror(errno));
+		goto out;
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (ctl_write(r->dir, "enable", "1"))
-		goto out;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	/*
+	 * Change, saving what is changed.  The triggers first: the kernel's
+	 * parser is the authority on a spec, so a bad one (EINVAL, ERANGE,
+	 * EOPNOTSUPP) fails here, before anything else has changed.
+	 */
+	changed = true;
+	for (i = 0; i < nr_triggers; i++) {
+		char **nd = realloc(s.disarm, (s.nr_disarm + 1) * sizeof(*nd));
+		size_t len = trigger_kind_len(triggers[i]);	/* "!latency:block" */
+
+		if (!nd)
+			goto fail;
+		s.disarm = nd;
+		if (ctl_write(r, "triggers", triggers[i]))
+			goto fail;
+		s.disarm[s.nr_disarm] = malloc(len + 2);
+		if (!s.disarm[s.nr_disarm])
+			goto fail;
+		sprintf(s.disarm[s.nr_disarm++], "!%.*s", (int)len, triggers[i]);
+	}
+	st = trace_state(r->dir);
+	if ((st != KT_STOPPED || strcmp(old_enable, "0")) && change(r, &s, "enable", "0"))
+		goto fail;
+	if (mode && strcmp(mode, cur_mode) && change(r, &s, "mode", mode))
+		goto fail;
+	if (kb) {
+		char *cur = ctl_value(r->dir, "buffer_size_kb");
+		bool same = cur && !strcmp(cur, kb);
+
+		free(cur);
+		if (!same && change(r, &s, "buffer_size_kb", kb))
+			goto fail;
+	}
+	if (events) {
+		if (save_events(r, &s) || ctl_write(r, "events/enable", "0"))
+			goto fail;
+		for (tok = strtok(events, ","); tok; tok = strtok(NULL, ",")) {
+			event_file(r->dir, tok, file, sizeof(file));
+			if (ctl_write(r, file, "1"))
+				goto fail;
+		}
+	}
+
+	snprintf(file, sizeof(file), "%s/trigger_pipe", r->dir);
+	tpipe = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/* Firings of an earlier trace are not this one's. */
+	if (tpipe >= 0 && read_trigger_pipe(r, tpipe) == -2) {
+		close(tpipe);
+		tpipe = -1;
+	}
+	if (change(r, &s, "enable", "1"))
+		goto fail;
 	/* The relay files exist once the buffers are allocated, at the start. */
 	if (!open_streams(r)) {
 		fprintf(stderr, "ktrace record: no relay files under %s/high\n", r->dir);
 		goto stop;
 	}
+	if (flight)
+		close_streams(r);	/* read once, at the end */
 	if (optind < argc) {
 		child = fork();
 		if (child == 0) {
 			execvp(argv[optind], argv + optind);
 			fprintf(stderr, "ktrace record: %s: %s\n", argv[optind], strerror(errno));
-			_exit(127);
+			_exit(EXIT_NOCMD);
 		}
 		if (child < 0) {
 			fprintf(stderr, "ktrace record: fork: %s\n", strerror(errno));
 			goto stop;
 		}
 	}
-	while (!__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
-		if (drain(r))
-			goto stop;
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = -1;
-			if (!wait_stop)
-				break;
+
+	/*
+	 * Wait for COMMAND's end, a signal, or with --wait the end of tracing.
+	 * Drop mode copies the streams every 100 ms meanwhile; a flight
+	 * recorder is left alone: poll() sleeps on the signals (through
+	 * wake_pipe) and trigger_pipe, and the state is checked once a second,
+	 * or from when a stop trigger's freeze is due.
+	 */
+	for (;;) {
+		struct pollfd p[2] = {
+			{ .fd = wake_pipe[0], .events = POLLIN },
+			{ .fd = tpipe, .events = POLLIN },
+		};
+		unsigned long long now = now_ms();
+		int timeout = flight ? 1000 : 100;
+		char drop[64];
+
+		if (pending_at)
+			timeout = pending_at > now ? (int)(pending_at - now < 1000 ?
+				  pending_at - now : 1000) : FROZEN_POLL_MS;
+		poll(p, tpipe >= 0 ? 2 : 1, timeout);
+		while (read(wake_pipe[0], drop, sizeof(drop)) > 0)
+			;
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
+			child = 0;
+		if (__atomic_load_n(&interrupted, __ATOMIC_RELAXED))
+			break;
+		if (tpipe >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			long delay = read_trigger_pipe(r, tpipe);
+
+			if (delay == -2) {
+				close(tpipe);
+				tpipe = -1;
+			} else if (delay >= 0 && wait_stop && !pending_at) {
+				pending_at = now_ms() + delay;
+			}
 		}
-		if (wait_stop && !tracing(r->dir))
+		if (!flight && drain(r))
+			goto stop;
+		if (!child && !wait_stop)
 			break;
-		if (!wait_stop && child < 0 && optind < argc)
-			break;
-		if (time(NULL) != last) {
-			last = time(NULL);
-			open_streams(r);
+		now = now_ms();
+		/* A freeze that does not come (the trace was restarted): once a second. */
+		if (pending_at && now >= pending_at + FROZEN_WAIT_MS)
+			pending_at = 0;
+		if (now - last_check >= 1000 || (pending_at && now >= pending_at)) {
+			last_check = now;
+			if (wait_stop && trace_state(r->dir) != KT_TRACING)
+				break;
+			if (!flight)
+				open_streams(r);
 			if (tty)
 				progress(r);
 		}
-		poll(NULL, 0, 100);
 	}
 	ret = 0;
 stop:
-	if (ctl_write(r->dir, "enable", "0"))
-		ret = 1;
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	if (drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
-	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers"))
+	/* Stopped, its last subbuffers completed, before reading it whole. */
+	st = trace_state(r->dir);
+	if (st == KT_FROZEN)
+		st = wait_frozen(r->dir);
+	if (st != KT_STOPPED && ctl_write(r, "enable", "0"))
 		ret = 1;
-	if (!uname(&u)) {
-		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
-			 u.release, u.version, u.machine);
-		if (section(r, KTF_UNAME, 0, 0, text, strlen(text)))
-			ret = 1;
-	}
-	if (fclose(r->f)) {
-		fprintf(stderr, "ktrace record: %s: %s\n", r->out, strerror(errno));
+	/* After a failure, no file: the temporary one is removed. */
+	if (!ret && out_finish(r, hide))
 		ret = 1;
-	}
-	r->f = NULL;
-	/* The symbols of its kernel addresses, or none of them with hide. */
-	if (!ret && kt_symbols_save(r->out, hide)) {
+	goto restore;
+fail:
+	ret = 1;
+restore:
+	if (changed && restore(r, &s))
 		ret = 1;
-		if (hide)
-			unlink(r->out);
-	}
-	if (!ret)
-		fprintf(stderr, "ktrace record: %llu bytes of trace in %s\n", r->bytes, r->out);
-	if (child > 0)
-		waitpid(child, &status, 0);
-	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
-		for (cpu = 0; cpu < r->nr_cpus; cpu++)
-			if (r->fds[ch][cpu] >= 0)
-				close(r->fds[ch][cpu]);
+	while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!ret && optind < argc)
+		ret = child_status(status);
 	goto out;
 usage:
 	ret = EXIT_USAGE;
 out:
-	if (r->f)
-		fclose(r->f);
-	free(r->chunk);
+	if (tpipe >= 0)
+		close(tpipe);
+	for (i = 0; i < 2; i++)
+		if (wake_pipe[i] >= 0)
+			close(wake_pipe[i]);
+	free(s.undo);
+	free(s.disarm);
+	free(armed);
+	free(cur_mode);
+	free(old_enable);
 	free(triggers);
-	free(r);
+	recorder_free(r);
 	return ret;
 }

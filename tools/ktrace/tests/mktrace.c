@@ -3,7 +3,12 @@
  * mktrace: write synthetic trace files straight from the uapi header, and
  * the lines ktrace report must print for them, for the host tests.
  *
- *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols]
+ *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|
+ *                           dir DIR]
+ *
+ * With "dir DIR", each stream's bytes are also written to
+ * DIR/CHANNEL/cpuN (DIR/high/cpu1, ...), as ktrace's relay files give
+ * them, for ktrace extract and record to read from a fake $KTRACE_DIR.
  *
  * The trace has: metadata for a clock of 2.5 GHz with shift 7 (51.2 ns
  * per unit, so that expected times are exact integers), a compact event
@@ -20,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/kernel.h>		/* tools/include: ARRAY_SIZE() */
 
@@ -30,6 +36,7 @@
 #define SB_LOW		16384
 
 static FILE *trace, *expect;
+static const char *stream_dir;
 
 static void section(unsigned int type, unsigned int ch, unsigned int cpu,
 		    const void *data, size_t len)
@@ -122,7 +129,22 @@ static void sb_expanded(struct sb *s, unsigned int major, unsigned int minor,
 
 static void sb_flush(struct sb *s)
 {
+	static const char *const names[] = { "high", "medium", "low" };
+
 	section(KTF_STREAM, s->ch, s->cpu, s->out, s->out_len);
+	if (stream_dir) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", stream_dir, names[s->ch]);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%s/cpu%u", stream_dir, names[s->ch], s->cpu);
+		f = fopen(path, "w");
+		if (!f || fwrite(s->out, 1, s->out_len, f) != s->out_len || fclose(f)) {
+			perror(path);
+			exit(1);
+		}
+	}
 	free(s->out);
 	s->out = NULL;
 	s->out_len = 0;
@@ -309,9 +331,12 @@ int main(int argc, char **argv)
 	} else if (argc == 4 && !strcmp(argv[3], "incomplete")) {
 		/* ktrace:trigger's three metadata records are missing. */
 		meta_max = META_RECORDS - 3;
+	} else if (argc == 5 && !strcmp(argv[3], "dir")) {
+		stream_dir = argv[4];
+		mkdir(stream_dir, 0755);
 	} else if (argc != 3) {
 		fprintf(stderr,
-			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols]\n");
+			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|dir DIR]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

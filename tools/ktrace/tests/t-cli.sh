@@ -301,7 +301,7 @@ check "list --help" 0 '^usage: ktrace list \[-v\]' '' -- list --help
 check "status --help names -v" 0 ' -v, --verbose' '' -- status --help
 
 # help CMD is CMD --help; --version names the formats it reads.
-for c in record report stat status list; do
+for c in extract record report stat status list; do
 	"$bin" "$c" --help >"$tmp/h.want" 2>&1
 	exact "help $c: the same as $c --help" "$tmp/h.want" help "$c"
 done

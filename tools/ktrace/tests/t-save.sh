@@ -1,0 +1,258 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by run.sh: ktrace extract and the save workflow of ktrace record,
+# against a fake control directory: regular files for the control files,
+# and the streams of mktrace's synthetic trace as high/cpu1, medium/cpu0
+# and low/cpu0 (read until read() returns 0, as the relay files are).
+
+# ok NAME CONDITION_STATUS [DETAIL]: one test from a status computed here.
+ok() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		[ -z "$3" ] || echo "# $3"
+		fails=$((fails + 1))
+	fi
+}
+
+# fake DIR: a control directory in a stopped state, with a trace.
+fake() {
+	rm -rf "$1"
+	"$mk" "$tmp/fk.dat" "$tmp/fk.exp" dir "$1"
+	echo 0 >"$1/enable"
+	echo 'drop overwrite [hybrid]' >"$1/mode"
+	echo 1024 >"$1/buffer_size_kb"
+	printf 'state stopped\ncpu0 medium events=5 dropped=0 overwritten=0\n' >"$1/stats"
+	# The names report takes from the saved comms: those of the .dat's
+	# tasks and comms sections, so that both decode alike whatever /proc holds.
+	printf '7 init\n42 stale\n99 saved\n' >"$1/comms"
+	: >"$1/triggers"
+	: >"$1/trigger_pipe"
+	mkdir -p "$1/events/foo/bits" "$1/events/foo/switch" "$1/events/bar/io"
+	echo 0 >"$1/events/foo/bits/enable"
+	echo 1 >"$1/events/foo/switch/enable"
+	echo 1 >"$1/events/bar/io/enable"
+	echo X >"$1/events/foo/enable"
+	echo 1 >"$1/events/bar/enable"
+	echo X >"$1/events/enable"
+}
+
+# tree DIR: every file's path, mode, mtime and sha256, for "changed nothing".
+tree() {
+	(cd "$1" && find . -printf '%p %m %T@\n' | LC_ALL=C sort &&
+	 find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+}
+
+fd=$tmp/fake
+fake "$fd"
+"$bin" report "$tmp/fk.dat" >"$tmp/fk.rep" 2>&1
+# Read-only control files: a write would fail (as non-root); as root the
+# sums and mtimes (and strace, where there is one) show that none happened.
+find "$fd" -type f ! -path '*/cpu*' -exec chmod 0444 {} +
+tree "$fd" >"$tmp/tree.before"
+KTRACE_DIR=$fd check "extract: exit 0, says where the trace is" 0 '' \
+	"ktrace extract: [0-9]+ bytes of trace in $tmp/sv-x.dat" -- extract -o "$tmp/sv-x.dat"
+"$bin" report "$tmp/sv-x.dat" >"$tmp/x.rep" 2>&1
+ok "extract: report of it is report of the synthetic trace ($(wc -l <"$tmp/x.rep") lines)" \
+	"$([ -s "$tmp/x.rep" ] && cmp -s "$tmp/fk.rep" "$tmp/x.rep"; echo $?)" \
+	"$(diff "$tmp/fk.rep" "$tmp/x.rep" | head -n 5 | tr '\n' '|')"
+grep -a -q 'cpu0 medium events=5' "$tmp/sv-x.dat" && grep -a -q '^42 stale$' "$tmp/sv-x.dat" &&
+	grep -a -q "^$$ " "$tmp/sv-x.dat"
+ok "extract: the stats, comms and tasks sections" $?
+tree "$fd" >"$tmp/tree.after"
+ok "extract: every file of the control directory unchanged (sums, modes, mtimes)" \
+	"$(cmp -s "$tmp/tree.before" "$tmp/tree.after"; echo $?)"
+ok "extract: no temporary file left" "$(ls "$tmp"/sv-x.dat.* 2>/dev/null | wc -l)"
+if command -v strace >/dev/null 2>&1; then
+	KTRACE_DIR=$fd strace -f -o "$tmp/strace" \
+		-e trace=open,openat,creat,truncate,unlink,rename \
+		"$bin" extract -o "$tmp/sv-x2.dat" >/dev/null 2>&1
+	opens=$(grep -c "\"$fd" "$tmp/strace")
+	writes=$(grep "\"$fd" "$tmp/strace" |
+		grep -c -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|creat|truncate|unlink|rename')
+	ok "extract: strace: $opens opens under the control directory, none for writing" \
+		"$([ "$opens" -gt 5 ] && [ "$writes" -eq 0 ]; echo $?)" "writes=$writes"
+else
+	n=$((n + 1))
+	echo "ok $n extract: no write open under strace # SKIP no strace"
+fi
+
+# A trace still tracing: refused, nothing written, unless --stop.
+chmod 0644 "$fd/stats" "$fd/enable"
+printf 'state tracing\n' >"$fd/stats"
+echo 1 >"$fd/enable"
+tree "$fd" >"$tmp/tree.before"
+echo old >"$tmp/sv-y.dat"
+KTRACE_DIR=$fd check "extract refuses a trace that is tracing, exit 1" 1 '' \
+	'ktrace extract: ktrace is tracing: stop it first .* or use --stop' \
+	-- extract -o "$tmp/sv-y.dat"
+tree "$fd" >"$tmp/tree.after"
+ok "extract: refusing changed nothing, the old file kept" \
+	"$(cmp -s "$tmp/tree.before" "$tmp/tree.after" && [ "$(cat "$tmp/sv-y.dat")" = old ] &&
+	   [ "$(ls "$tmp"/sv-y.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
+KTRACE_DIR=$fd check "extract --stop: stops it and saves" 0 '' 'bytes of trace in' \
+	-- extract --stop -o "$tmp/sv-y.dat"
+ok "extract --stop: enable 0 written, the trace saved" \
+	"$([ "$(cat "$fd/enable")" = 0 ] &&
+	   "$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
+	   echo $?)"
+
+# Frozen: extract waits for the trigger's stop work (state stopped).
+printf 'state frozen\n' >"$fd/stats"
+echo 0 >"$fd/enable"
+(sleep 0.4; printf 'state stopped\nafter the stop work\n' >"$fd/stats") &
+KTRACE_DIR=$fd check "extract waits while the trace is frozen" 0 '' 'bytes of trace in' \
+	-- extract -o "$tmp/sv-z.dat"
+wait
+ok "extract: the stats saved are those after the stop work" \
+	"$(grep -a -q '^after the stop work$' "$tmp/sv-z.dat"; echo $?)"
+
+# A failure while writing (a stream that cannot be read) keeps the old file.
+mkdir "$fd/high/cpu2"
+KTRACE_DIR=$fd check "extract: a stream read error is exit 1, with the file" 1 '' \
+	"high/cpu2: Is a directory" -- extract -o "$tmp/sv-y.dat"
+ok "extract: after a failure the old file is intact, no temporary file left" \
+	"$("$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
+	   [ "$(ls "$tmp"/sv-y.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
+rmdir "$fd/high/cpu2"
+KTRACE_DIR=$tmp/nowhere check "extract without a control directory: exit 1" 1 '' \
+	'nowhere/stats: no state' -- extract -o "$tmp/sv-w.dat"
+check "extract: a stray argument is a usage error" 2 '' "unexpected argument 'x'" -- extract x
+
+# record checks everything before changing anything.
+fake "$fd"
+echo 'oom count=1 delay=0 action=stop hits=0 fired=0' >"$fd/triggers"
+tree "$fd" >"$tmp/tree.before"
+unchanged() {
+	tree "$fd" >"$tmp/tree.after"
+	ok "$1: every file of the control directory byte-identical" \
+		"$(cmp -s "$tmp/tree.before" "$tmp/tree.after" &&
+		   [ "$(ls "$tmp"/sv-r.dat* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)" \
+		"$(diff "$tmp/tree.before" "$tmp/tree.after" | head -n 4 | tr '\n' '|')"
+}
+KTRACE_DIR=$fd check "record -e nosuch:event: exit 1, names it" 1 '' \
+	"no event 'nosuch:event'" -- record -o "$tmp/sv-r.dat" -e foo/bits,nosuch:event -- true
+unchanged "record -e nosuch:event"
+KTRACE_DIR=$fd check "record -o /nonexistent/x.dat: exit 1" 1 '' \
+	'/nonexistent/x.dat: cannot create: No such file or directory' \
+	-- record -o /nonexistent/x.dat -e foo -- true
+unchanged "record -o /nonexistent/x.dat"
+KTRACE_DIR=$fd check "record -m bogus: usage error" 2 '' "bad mode 'bogus'" \
+	-- record -o "$tmp/sv-r.dat" -m bogus -- true
+unchanged "record -m bogus"
+KTRACE_DIR=$fd check "record -b 7: usage error" 2 '' "bad size '7': KiB, 16 to 1048576" \
+	-- record -o "$tmp/sv-r.dat" -b 7 -- true
+unchanged "record -b 7"
+KTRACE_DIR=$fd check "record -t oom with oom armed: exit 1" 1 '' \
+	"a trigger oom is armed already: disarm it first" \
+	-- record -o "$tmp/sv-r.dat" -m drop -t user -t 'oom count=2' -- true
+unchanged "record -t oom with oom armed"
+KTRACE_DIR=$fd check "record -- nosuchcmd: exit 127" 127 '' 'nosuchcmd: command not found' \
+	-- record -o "$tmp/sv-r.dat" -m drop -e foo -- nosuchcmd
+unchanged "record -- nosuchcmd"
+
+# COMMAND's exit status is record's.
+: >"$fd/triggers"
+KTRACE_DIR=$fd check "record -- false: exit 1" 1 '' 'bytes of trace in' \
+	-- record -o "$tmp/sv-r.dat" -- false
+KTRACE_DIR=$fd check "record -- sh -c 'exit 3': exit 3" 3 '' 'bytes of trace in' \
+	-- record -o "$tmp/sv-r.dat" -- sh -c 'exit 3'
+KTRACE_DIR=$fd check "record: a COMMAND killed by SIGKILL: exit 137" 137 '' 'bytes of trace in' \
+	-- record -o "$tmp/sv-r.dat" -- sh -c 'kill -9 $$'
+KTRACE_DIR=$fd check "record -- true: exit 0" 0 '' 'bytes of trace in' \
+	-- record -o "$tmp/sv-r.dat" -- true
+ok "record: the trace decodes as the synthetic one" \
+	"$("$bin" report "$tmp/sv-r.dat" 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
+
+# record leaves ktrace as it found it: tracing, hybrid, 1024 KiB, its events.
+echo 1 >"$fd/enable"
+printf 'state tracing\n' >"$fd/stats"
+cat >"$tmp/vals.sh" <<'EOF'
+# vals.sh DIR: the first line of the files record changes, in one line.
+cd "$1" || exit 1
+for f in mode buffer_size_kb enable events/foo/bits/enable events/foo/switch/enable \
+	events/bar/io/enable triggers; do
+	printf '%s ' "$(head -n 1 $f)"
+done
+EOF
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -t user -- \
+	sh -c 'sh "$1" "$2" >"$3"' sh "$tmp/vals.sh" "$fd" "$tmp/during" >/dev/null 2>"$tmp/err"
+ok "record: exit 0 with a changed configuration" $? "$(cat "$tmp/err")"
+ok "record: while COMMAND runs: drop, 64 KiB, tracing, foo/bits on, user armed" \
+	"$([ "$(cat "$tmp/during")" = "drop 64 1 1 1 1 user " ]; echo $?)" "$(cat "$tmp/during")"
+sh "$tmp/vals.sh" "$fd" >"$tmp/after"
+ok "record: afterwards: hybrid, 1024 KiB, tracing again, foo/bits off again, user disarmed" \
+	"$([ "$(cat "$tmp/after")" = "hybrid 1024 1 0 1 1 !user " ]; echo $?)" "$(cat "$tmp/after")"
+
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-r.dat" -t 'latency:block>50ms delay=10' -- true \
+	>/dev/null 2>&1
+ok "record disarms a latency trigger by its kind, without the threshold" \
+	"$([ "$(cat "$fd/triggers")" = '!latency:block' ]; echo $?)" "$(cat "$fd/triggers")"
+
+# A flight recorder is read once at the end; drop mode streams.
+fake "$fd"
+cp "$fd/high/cpu1" "$tmp/cpu1"
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-d.dat" -m drop -- sh -c 'sleep 0.3; rm "$1"' sh \
+	"$fd/high/cpu1" >/dev/null 2>&1
+cp "$tmp/cpu1" "$fd/high/cpu1"
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-h.dat" -- sh -c 'rm "$1"' sh "$fd/high/cpu1" \
+	>/dev/null 2>&1
+ok "record: drop mode reads the streams while tracing, hybrid only at the end" \
+	"$([ "$("$bin" report -c 1 "$tmp/sv-d.dat" | wc -l)" -gt 5 ] &&
+	   [ "$("$bin" report -c 1 "$tmp/sv-h.dat" | wc -l)" -eq 0 ] &&
+	   [ "$("$bin" report -c 0 "$tmp/sv-h.dat" | wc -l)" -gt 3 ]; echo $?)"
+cp "$tmp/cpu1" "$fd/high/cpu1"
+if command -v strace >/dev/null 2>&1; then
+	KTRACE_DIR=$fd strace -f -o "$tmp/strace" -e trace=poll,ppoll,nanosleep,clock_nanosleep \
+		"$bin" record -o "$tmp/sv-h.dat" -- sleep 2 >/dev/null 2>&1
+	polls=$(grep -c -E '^[0-9]+ +(poll|ppoll)\(' "$tmp/strace")
+	ok "record: a flight recorder sleeps while COMMAND runs ($polls polls in 2 s)" \
+		"$([ "$polls" -ge 1 ] && [ "$polls" -le 5 ]; echo $?)"
+else
+	n=$((n + 1))
+	echo "ok $n record: a flight recorder sleeps # SKIP no strace"
+fi
+
+# --wait without COMMAND: until tracing stops (checked once a second);
+# without either: until SIGINT.
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-w.dat" --wait >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.5
+printf 'state tracing\n' >"$fd/stats"
+sleep 0.5
+printf 'state stopped\n' >"$fd/stats"
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 40 ]; do sleep 0.1; i=$((i + 1)); done
+wait $pid
+ok "record --wait ends when tracing stops (in $((i / 10)).$((i % 10)) s)" \
+	"$([ $? -eq 0 ] && [ $i -lt 25 ] && "$bin" report "$tmp/sv-w.dat" | cmp -s - "$tmp/fk.rep"
+	   echo $?)" "$(cat "$tmp/err")"
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-i.dat" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+ok "record without COMMAND ends on SIGINT, exit 0, the trace saved" \
+	"$([ $? -eq 0 ] && "$bin" report "$tmp/sv-i.dat" | cmp -s - "$tmp/fk.rep"; echo $?)" \
+	"$(cat "$tmp/err")"
+
+# No relay files (no buffers): record fails, writes no file, puts enable back.
+fake "$fd"
+for c in high medium low; do mv "$fd/$c" "$fd/$c.away"; done
+KTRACE_DIR=$fd check "record without relay files: exit 1" 1 '' 'no relay files under' \
+	-- record -o "$tmp/sv-nr.dat" -- true
+ok "record without relay files: no file, enable back to 0" \
+	"$([ "$(ls "$tmp"/sv-nr.dat* 2>/dev/null | wc -l)" -eq 0 ] && [ "$(cat "$fd/enable")" = 0 ]
+	   echo $?)" "$(ls "$tmp"/sv-nr.dat* 2>&1; cat "$fd/enable")"
+for c in high medium low; do mv "$fd/$c.away" "$fd/$c"; done
+
+# The help and the completion know extract.
+check "extract --help" 0 '^usage: ktrace extract \[-o FILE\] \[--stop\]' '' -- extract --help
+check "the command list names extract" 0 '^  extract +save what the buffers hold' '' -- help
+comp=$(cd "$(dirname "$0")/.." && pwd)/ktrace-completion.bash
+got=$(bash -c 'source "$1"; COMP_WORDS=(ktrace ex); COMP_CWORD=1; _ktrace
+	a=${COMPREPLY[*]}; COMP_WORDS=(ktrace extract --); COMP_CWORD=2; _ktrace
+	echo "$a/${COMPREPLY[*]}"' - "$comp")
+ok "completion: ktrace ex -> extract, and its options" \
+	"$([ "$got" = "extract/--output --stop --no-kernel-addresses --help" ]; echo $?)" "$got"
