@@ -14,7 +14,7 @@ if [ ! -x "$BIN" ]; then
 	ktap_skip_all "no ktrace tool (tools/ktrace) installed"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 14
+ktap_set_plan 16
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"; echo "!user" >"$KT/triggers" 2>/dev/null' EXIT
@@ -22,14 +22,21 @@ state() {
 	head -n 1 "$KT/stats"
 }
 
-# A recorder frozen by the user trigger, extracted at once: extract waits
-# for the trigger's stop work if the trace is still frozen.
+# The workflow of the documentation, end to end: a recorder frozen by
+# the user trigger, extracted at once (extract waits for the trigger's
+# stop work if the trace is still frozen), then read relative to the
+# trigger, in wall-clock time, with symbol names.  With KTRACE_SAVE_DIR
+# the trace and this report are kept: the host decodes the file as a
+# maintainer would on another machine and must print the same lines.
 echo overwrite >"$KT/mode"
+echo 1 >"$KT/events/irq/timer_expire/enable"
 echo user >"$KT/triggers"
 echo 1 >"$KT/enable"
 for i in 1 2 3 4 5; do
 	echo "before $i" >"$KT/mark"
+	sleep 0.1
 done
+now=$(date +%s)
 echo "the bug" >"$KT/trigger"
 "$BIN" extract -o "$TMP/e.dat" >"$TMP/out" 2>&1
 check "extract of a frozen recorder: exit 0" "$?/$(grep -c 'bytes of trace in' "$TMP/out")" "0/1"
@@ -42,6 +49,21 @@ check "the saved trace holds the trigger record, at +0" \
 check "and the marks before it, in order" \
 	"$(sed -n 's/^-[0-9.]* .* text="\(before [0-9]\)"$/\1/p' "$TMP/rel" | tr '\n' ',')" \
 	"before 1,before 2,before 3,before 4,before 5,"
+# sleep's hrtimer wakes it: hrtimer_wakeup+0x0/0xSIZE, as %pS prints it.
+"$BIN" report -r --realtime "$TMP/e.dat" >"$TMP/wall" 2>&1
+check "report -r --realtime: the trigger's wall-clock time, within 5 s of date" \
+	"$(awk -v now="$now" 'NR == 1 && $1 == "#" && $2 == "trigger" && $3 == "at" {
+		d = $4 - now; if (d < 0) d = -d; print (d <= 5) ? "near" : $4 " vs " now }' \
+		"$TMP/wall")" near
+check "and the timers before the bug by symbol name" \
+	"$(grep -c '^-[0-9.]* .* irq:timer_expire function=hrtimer_wakeup+0x0/0x[0-9a-f]* ' \
+		"$TMP/wall" | awk '{ print ($1 >= 1) ? "named" : "none" }')" named
+if [ -n "${KTRACE_SAVE_DIR:-}" ]; then
+	mkdir -p "$KTRACE_SAVE_DIR"
+	cp "$TMP/e.dat" "$KTRACE_SAVE_DIR/bug.dat"
+	cp "$TMP/wall" "$KTRACE_SAVE_DIR/bug.wall"
+fi
+echo 0 >"$KT/events/irq/timer_expire/enable"
 check "extract left the trigger armed and the mode" \
 	"$(grep -c '^user .* fired=1' "$KT/triggers")/$(cat "$KT/mode")" "1/drop [overwrite] hybrid"
 echo '!user' >"$KT/triggers"
