@@ -14,7 +14,6 @@
 
 #include "trace.h"
 
-#define KTRACE_DEFAULT_DIR	"/sys/kernel/debug/ktrace"
 #define KTRACE_TOOL_VERSION	"0.2"
 #define EXIT_USAGE		2
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -24,13 +23,6 @@ struct cmd {
 	int (*func)(int argc, char **argv);
 	const char *summary;
 };
-
-static const char *ktrace_dir(void)
-{
-	const char *dir = getenv("KTRACE_DIR");
-
-	return dir && *dir ? dir : KTRACE_DEFAULT_DIR;
-}
 
 /*
  * Read a small control file of the ktrace directory into @buf, trailing
@@ -184,7 +176,7 @@ static int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = ktrace_dir();
+	const char *dir = kt_dir();
 	bool verbose = false;
 	struct ev_ent *evs;
 	int c, i, n;
@@ -200,7 +192,7 @@ static int cmd_list(int argc, char **argv)
 			       "state ([enabled] or [disabled]), from $KTRACE_DIR/events/ (by\n"
 			       "default %s/events/).\n\n"
 			       "  -v, --verbose        their fields too: name, size, display\n"
-			       "  -h, --help           this help\n", KTRACE_DEFAULT_DIR);
+			       "  -h, --help           this help\n", KT_DEFAULT_DIR);
 			return 0;
 		default:
 			return EXIT_USAGE;
@@ -304,7 +296,7 @@ static int cmd_status(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = ktrace_dir();
+	const char *dir = kt_dir();
 	bool verbose = false;
 	char enable[64];
 	int c;
@@ -321,7 +313,7 @@ static int cmd_status(int argc, char **argv)
 			       "  -v, --verbose        the state, mode, buffer size, events enabled\n"
 			       "                       per group, armed triggers and their counts,\n"
 			       "                       and the events lost per CPU and channel\n"
-			       "  -h, --help           this help\n", KTRACE_DEFAULT_DIR);
+			       "  -h, --help           this help\n", KT_DEFAULT_DIR);
 			return 0;
 		default:
 			return EXIT_USAGE;

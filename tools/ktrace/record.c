@@ -76,13 +76,6 @@ struct recorder {
 	unsigned long long bytes;
 };
 
-static const char *ktrace_dir(void)
-{
-	const char *dir = getenv("KTRACE_DIR");
-
-	return dir && *dir ? dir : "/sys/kernel/debug/ktrace";
-}
-
 /* A whole small file, NUL-terminated; NULL if it cannot be read. */
 static char *slurp(const char *path, size_t max)
 {
@@ -213,16 +206,7 @@ static enum kt_state wait_frozen(const char *dir)
 static int section(struct recorder *r, unsigned int type, unsigned int ch,
 		   unsigned int cpu, const void *data, size_t len)
 {
-	static const char zero[8];
-	struct ktf_section s = {
-		.type = htole32(type),
-		.channel = htole16(ch),
-		.cpu = htole16(cpu),
-		.length = htole64(len),
-	};
-
-	if (fwrite(&s, sizeof(s), 1, r->f) != 1 || fwrite(data, 1, len, r->f) != len ||
-	    fwrite(zero, 1, (8 - len % 8) % 8, r->f) != (8 - len % 8) % 8) {
+	if (kt_put_section(r->f, type, ch, cpu, data, len)) {
 		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
 		return -1;
 	}
@@ -469,7 +453,7 @@ static struct recorder *recorder_new(const char *cmd)
 			r->fds[ch][cpu] = -1;
 	r->cmd = cmd;
 	r->out = "ktrace.dat";
-	r->dir = ktrace_dir();
+	r->dir = kt_dir();
 	return r;
 }
 

@@ -311,24 +311,6 @@ static int collect(struct kt_trace *t, const struct kt_record *r, void *arg)
 	return 0;
 }
 
-static int put_section(FILE *f, uint32_t type, uint16_t ch, uint16_t cpu,
-		       const void *data, size_t len)
-{
-	static const char zero[8];
-	struct ktf_section s = {
-		.type = htole32(type),
-		.channel = htole16(ch),
-		.cpu = htole16(cpu),
-		.length = htole64(len),
-	};
-	size_t pad = (8 - len % 8) % 8;
-
-	if (fwrite(&s, sizeof(s), 1, f) != 1 || (len && fwrite(data, 1, len, f) != len) ||
-	    (pad && fwrite(zero, 1, pad, f) != pad))
-		return -1;
-	return 0;
-}
-
 /* The symbols section's text: "VALUE SYMBOL" lines. */
 static char *symbols_text(const struct kvals *k, size_t *len)
 {
@@ -394,7 +376,7 @@ static int append_symbols(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "ab");
 
-	if (!f || put_section(f, KTF_SYMBOLS, 0, 0, text, len)) {
+	if (!f || kt_put_section(f, KTF_SYMBOLS, 0, 0, text, len)) {
 		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
 		if (f)
 			fclose(f);
@@ -441,13 +423,13 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kval
 	if (fwrite(&h, sizeof(h), 1, f) != 1)
 		goto fail_tmp;
 	for (i = 0; i < t->nr_streams; i++)
-		if (put_section(f, KTF_STREAM, t->streams[i].channel, t->streams[i].cpu,
+		if (kt_put_section(f, KTF_STREAM, t->streams[i].channel, t->streams[i].cpu,
 				t->streams[i].data, t->streams[i].size))
 			goto fail_tmp;
 	for (i = KTF_UNAME; i < KTF_SYMBOLS; i++)
-		if (t->text[i] && put_section(f, i, 0, 0, t->text[i], strlen(t->text[i])))
+		if (t->text[i] && kt_put_section(f, i, 0, 0, t->text[i], strlen(t->text[i])))
 			goto fail_tmp;
-	if (put_section(f, KTF_SYMBOLS, 0, 0, text, len))
+	if (kt_put_section(f, KTF_SYMBOLS, 0, 0, text, len))
 		goto fail_tmp;
 	if (fflush(f) || fsync(fileno(f)))
 		goto fail_tmp;

@@ -40,6 +40,45 @@ void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/**
+ * kt_put_section() - write one section of a trace file
+ * @f: the file
+ * @type: enum ktf_section_type
+ * @ch: the channel of a stream section, else 0
+ * @cpu: the CPU of a stream section, else 0
+ * @data: its bytes
+ * @len: how many
+ *
+ * The header, the bytes and the zero padding to a multiple of 8.
+ *
+ * Return: 0, or -1 with errno set by the failed write.
+ */
+int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
+		   const void *data, size_t len)
+{
+	static const char zero[8];
+	struct ktf_section s = {
+		.type = htole32(type),
+		.channel = htole16(ch),
+		.cpu = htole16(cpu),
+		.length = htole64(len),
+	};
+	size_t pad = (8 - len % 8) % 8;
+
+	if (fwrite(&s, sizeof(s), 1, f) != 1 || (len && fwrite(data, 1, len, f) != len) ||
+	    (pad && fwrite(zero, 1, pad, f) != pad))
+		return -1;
+	return 0;
+}
+
+/* The control directory: $KTRACE_DIR, else KT_DEFAULT_DIR. */
+const char *kt_dir(void)
+{
+	const char *dir = getenv("KTRACE_DIR");
+
+	return dir && *dir ? dir : KT_DEFAULT_DIR;
+}
+
 const char *kt_channel_name(unsigned int ch)
 {
 	static const char *const names[] = { "high", "medium", "low" };

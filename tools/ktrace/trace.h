@@ -170,6 +170,12 @@ const char *kt_comm(const struct kt_trace *t, int pid);
 const char *kt_symbol(const struct kt_trace *t, uint64_t value);
 
 const char *kt_channel_name(unsigned int ch);
+int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
+		   const void *data, size_t len);
+
+/* The control directory of the kernel, unless $KTRACE_DIR names another. */
+#define KT_DEFAULT_DIR		"/sys/kernel/debug/ktrace"
+const char *kt_dir(void);
 
 /* A line being formatted; kt_bufprintf() stops at its end. */
 struct kt_buf {

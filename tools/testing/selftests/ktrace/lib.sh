@@ -38,6 +38,16 @@ ktrace_setup() {
 	echo 1 >"$KT/events/ktrace/enable"
 }
 
+# ktrace_tool: BIN is the ktrace tool (KTRACE_BIN, else the installed
+# one); skip the whole test without it.
+ktrace_tool() {
+	BIN=${KTRACE_BIN:-$(command -v ktrace)}
+	if [ ! -x "$BIN" ]; then
+		ktap_skip_all "no ktrace tool (tools/ktrace) installed"
+		exit "$KSFT_SKIP"
+	fi
+}
+
 # stat_of CPU CHANNEL KEY: one counter of the stats file.
 stat_of() {
 	awk -v cpu="cpu$1" -v ch="$2" -v key="$3" '$1 == cpu && $2 == ch {

@@ -10,11 +10,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-BIN=${KTRACE_BIN:-$(command -v ktrace)}
-if [ ! -x "$BIN" ]; then
-	ktap_skip_all "no ktrace tool (tools/ktrace) installed"
-	exit "$KSFT_SKIP"
-fi
+ktrace_tool
 ktap_set_plan 20
 
 TMP=$(mktemp -d)

@@ -10,11 +10,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-BIN=${KTRACE_BIN:-$(command -v ktrace)}
-if [ ! -x "$BIN" ]; then
-	ktap_skip_all "no ktrace tool (tools/ktrace) installed"
-	exit "$KSFT_SKIP"
-fi
+ktrace_tool
 if ! awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' /proc/kallsyms 2>/dev/null; then
 	ktap_skip_all "/proc/kallsyms shows no address (kptr_restrict or no CONFIG_KALLSYMS)"
 	exit "$KSFT_SKIP"
