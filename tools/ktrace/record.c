@@ -525,6 +525,8 @@ int kt_extract(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (hide && kt_symbols_can_hide("extract"))
+		goto out;
 	st = trace_state(r->dir);
 	if (st == KT_UNKNOWN) {
 		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
@@ -986,6 +988,8 @@ int kt_record(int argc, char **argv)
 		ret = EXIT_NOCMD;
 		goto out;
 	}
+	if (hide && kt_symbols_can_hide("record"))
+		goto out;
 	if (out_create(r))
 		goto out;
 	flight = strcmp(mode ? mode : cur_mode, "drop") != 0;

@@ -194,6 +194,8 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len);
  * -1 after saying why on stderr.
  */
 int kt_symbols_save(const char *path, bool hide);
+/* Whether kt_symbols_save() can hide (kallsyms gives the kernel's range). */
+int kt_symbols_can_hide(const char *cmd);
 
 /* The commands. */
 int kt_record(int argc, char **argv);

@@ -121,6 +121,53 @@ ffffffffc0002010 modfn+0x10/0x20 [mymod]"
 		'statedump:module base=0x0 ' '' \
 		-- report "$tmp/k2.dat"
 
+	# Hidden, what the decoder does not deliver with metadata: a record
+	# without metadata, the rest of a subbuffer after a corrupt record,
+	# bytes that are no subbuffer header, bytes after the last subbuffer
+	# (at an odd offset), a record of the low channel.  Each holds an
+	# address in the range of kallsyms, zeroed; the rest still decodes.
+	# And an oops trigger's reason, in its record and the triggers text.
+	"$mk" "$tmp/u.dat" "$tmp/u.exp" undecoded
+	sort -s -k1,1n "$tmp/u.exp" >"$tmp/u.want"
+	uaddrs="ffffffff81001111 ffffffff81001222 ffffffff81001333 ffffffffc0002222
+		ffffffffc0003333"
+	left_control=$(sym_left "$tmp/u.dat" $uaddrs | wc -l)
+	cp "$tmp/u.dat" "$tmp/u1.dat"
+	KTRACE_KALLSYMS=$tmp/kallsyms "$symtest" "$tmp/u1.dat" hide >"$tmp/sym.out" 2>&1
+	rc=$?
+	left=$(sym_left "$tmp/u1.dat" $uaddrs ffffffff81001000 ffffffff81001058 ffffffffc0002010 |
+		tr '\n' ' ')
+	sym_result "symbols hidden: addresses in undecoded data zeroed, 5 of them, said once" \
+		"$([ "$rc" -eq 0 ] || echo "exit $rc")$([ -z "$left" ] || echo "left: $left")$(
+		   [ "$left_control" -eq 5 ] || echo "the search finds $left_control of 5 before")$(
+		   [ "$(grep -c -x 'ktrace: 5 further kernel addresses in undecoded data zeroed' \
+			"$tmp/sym.out")" = 1 ] || echo "stderr: $(cat "$tmp/sym.out")")"
+	"$bin" report "$tmp/u1.dat" >"$tmp/u.got" 2>/dev/null
+	sym_result "symbols hidden: the rest decodes, the trigger's reason scrubbed" \
+		"$(diff "$tmp/u.want" "$tmp/u.got")"
+	tr -d '\0' <"$tmp/u1.dat" >"$tmp/u1.txt"
+	x16=0xxxxxxxxxxxxxxxxx
+	oops="oops fired: .* RIP: $x16 at $x16 short 0x12345 long 0x12345678901234567 upper 0X"
+	raw='ffffffff81001058|ffff888003c41000|ffffffffc0002010|ffffffff81001000'
+	sym_result "symbols hidden: the triggers text scrubbed, other hex numbers kept" \
+		"$(grep -a -i -E "$raw" "$tmp/u1.txt")$(
+		   grep -a -q -x "user armed at $x16" "$tmp/u1.txt" || echo 'no armed line')$(
+		   grep -a -q "$oops" "$tmp/u1.txt" || echo ' no oops line')$(
+		   grep -a -c 'address 0xdead000000000122 ' "$tmp/u1.txt" | grep -vx 2)"
+	# Without the kernel's range, record and extract refuse to start.
+	fake "$tmp/fake-sym"
+	tree "$tmp/fake-sym" >"$tmp/fs.tree"
+	for c in "record -o $tmp/m0.dat -- true" "extract -o $tmp/m0.dat"; do
+		cmd=${c%% *}
+		why="hides addresses \(kptr_restrict\): ktrace $cmd --no-kernel-addresses needs"
+		KTRACE_DIR=$tmp/fake-sym KTRACE_KALLSYMS=$tmp/kallsyms0 check \
+			"$cmd --no-kernel-addresses without kallsyms: exit 1 first" 1 '' "$why" \
+			-- $cmd --no-kernel-addresses ${c#* }
+		tree "$tmp/fake-sym" >"$tmp/fs.tree2"
+		sym_result "$cmd --no-kernel-addresses without kallsyms: no file, no change" \
+			"$(ls "$tmp"/m0.dat* 2>/dev/null; cmp -s "$tmp/fs.tree" "$tmp/fs.tree2" ||
+				echo "the control directory changed")"
+	done
 	# kptr_restrict: kallsyms shows zeros; a warning, the trace unchanged.
 	cp "$tmp/k.dat" "$tmp/k3.dat"
 	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k3.dat" >"$tmp/sym.out" 2>&1
@@ -131,14 +178,19 @@ ffffffffc0002010 modfn+0x10/0x20 [mymod]"
 			"$tmp/sym.out")/$(wc -l <"$tmp/sym.out")" = 1/1 ] ||
 			echo "not the one warning: $(cat "$tmp/sym.out")")$(
 		   cmp "$tmp/k.dat" "$tmp/k3.dat")"
-	# ... and hidden all the same, no name known.
+	# ... but not hidden: without the kernel's range, undecoded data
+	# could hold addresses.  A failure, the trace as it was.
 	cp "$tmp/k.dat" "$tmp/k4.dat"
-	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k4.dat" hide >/dev/null 2>&1
-	left=$(sym_left "$tmp/k4.dat" $addrs | tr '\n' ' ')
-	nq=$("$bin" report "$tmp/k4.dat" | grep -c ' function=? ')
-	sym_result "symbols: hidden without kallsyms: no address left, every function '?'" \
-		"$([ -z "$left" ] || echo "left: $left")$([ "$nq" -eq 6 ] ||
-			echo "$nq of 6 functions '?'")"
+	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k4.dat" hide >"$tmp/sym.out" 2>&1
+	rc=$?
+	sym_result "symbols hidden without kallsyms: exit 1, the trace as it was, says why" \
+		"$([ "$rc" -eq 1 ] || echo "exit $rc")$(cmp "$tmp/k.dat" "$tmp/k4.dat")$(
+		   grep -q 'kernel addresses cannot be hidden without kallsyms' "$tmp/sym.out" ||
+			echo "no reason: $(cat "$tmp/sym.out")")"
+	KTRACE_KALLSYMS=$tmp/nonexistent "$symtest" "$tmp/k4.dat" hide >"$tmp/sym.out" 2>&1
+	rc=$?
+	sym_result "symbols hidden without a kallsyms file: exit 1, the trace as it was" \
+		"$([ "$rc" -eq 1 ] || echo "exit $rc")$(cmp "$tmp/k.dat" "$tmp/k4.dat")"
 	# A trace without kernel addresses is left alone.
 	cp "$tmp/s.dat" "$tmp/k5.dat"
 	KTRACE_KALLSYMS=$tmp/kallsyms "$symtest" "$tmp/k5.dat" hide >/dev/null 2>&1
