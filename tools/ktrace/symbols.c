@@ -489,7 +489,8 @@ static int append_symbols(const char *path, const char *text, size_t len)
  * Write the trace anew to path, through a temporary file renamed over it:
  * one section per stream (their records patched), the text sections, and
  * the symbols section in place of any earlier one.  Then check that no
- * value in the kernel's range is left.
+ * value in the kernel's range is left.  The temporary file is mkstemp()'s
+ * 0600 until then: it gets the trace's mode just before the rename.
  */
 static int rewrite(const char *path, const struct kt_trace *t, const struct kallsyms *ks,
 		   const char *text, size_t len)
@@ -505,12 +506,11 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kall
 		tmp = NULL;
 		goto fail;
 	}
+	if (stat(path, &st))
+		goto fail;
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		goto fail;
-	/* mkstemp() makes it 0600: keep the trace's mode. */
-	if (!stat(path, &st))
-		fchmod(fd, st.st_mode & 07777);
 	f = fdopen(fd, "wb");
 	if (!f) {
 		close(fd);
@@ -544,7 +544,8 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kall
 		free(tmp);
 		return -1;
 	}
-	if (rename(tmp, path))
+	/* Checked: now the trace's mode. */
+	if (chmod(tmp, st.st_mode & 07777) || rename(tmp, path))
 		goto fail_tmp;
 	free(tmp);
 	return 0;

@@ -154,6 +154,19 @@ ffffffffc0002010 modfn+0x10/0x20 [mymod]"
 		   grep -a -q -x "user armed at $x16" "$tmp/u1.txt" || echo 'no armed line')$(
 		   grep -a -q "$oops" "$tmp/u1.txt" || echo ' no oops line')$(
 		   grep -a -c 'address 0xdead000000000122 ' "$tmp/u1.txt" | grep -vx 2)"
+	# While recording, the temporary file holds raw addresses: 0600 until
+	# the addresses are hidden, then the mode of a new file (umask 022).
+	fake "$tmp/fake-sym"
+	for h in "" --no-kernel-addresses; do
+		rm -f "$tmp/m.dat"
+		modes=$( (umask 022; KTRACE_DIR=$tmp/fake-sym KTRACE_KALLSYMS=$tmp/kallsyms \
+			"$bin" record $h -o "$tmp/m.dat" -- \
+			sh -c 'stat -c %a "$0".??????' "$tmp/m.dat" 2>/dev/null) 2>"$tmp/sym.out")
+		modes="$modes $(stat -c %a "$tmp/m.dat" 2>&1)"
+		sym_result "record${h:+ $h}: the file being written 0600, then 0644 (umask 022)" \
+			"$([ "$modes" = "600 644" ] || echo "modes: $modes"; cat "$tmp/sym.out")"
+	done
+
 	# Without the kernel's range, record and extract refuse to start.
 	fake "$tmp/fake-sym"
 	tree "$tmp/fake-sym" >"$tmp/fs.tree"
