@@ -40,13 +40,20 @@
  * searched the same way for any value left in the range: one found fails
  * the save, and the file is not replaced.
  *
- * Approximations of %pS: the size of a symbol is the distance to the next
- * higher address of /proc/kallsyms, whichever module it belongs to; an
- * address below the first symbol or at or above the last is not resolved
- * (it stays hexadecimal, as the kernel prints an address it cannot name);
- * of aliases (several names at one address), the first listed is used,
- * as the kernel does.  Absolute symbols (kallsyms types 'a' and 'A': per-CPU
- * offsets) are no code and are ignored.
+ * Approximations of %pS: a core kernel symbol's size is the distance to
+ * the next higher address of /proc/kallsyms; beyond the core kernel's end
+ * (_end, or its highest symbol without one) an address not in a module is
+ * not resolved.  A module symbol's size is the distance to the next symbol
+ * of the same module; the kernel bounds the last one by the module's
+ * memory, which kallsyms does not show, so for it the next symbol whatever
+ * it is, and an address 1 MiB or more past it is not resolved.  BPF
+ * programs ([bpf]) and ftrace's and kprobes' trampolines ([__builtin__*])
+ * print without the module, as the kernel prints BPF's.  An address below
+ * the first symbol or at or above the last is not resolved (it stays
+ * hexadecimal, as the kernel prints an address it cannot name); of aliases
+ * (several names at one address), the first listed is used, as the kernel
+ * does.  Absolute symbols (kallsyms types 'a' and 'A': per-CPU offsets)
+ * are no code and are ignored.
  */
 #include <ctype.h>
 #include <endian.h>
@@ -72,6 +79,7 @@ struct kallsyms {
 	size_t nr;
 	char *text;
 	uint64_t lo, hi;		/* the kernel's address range */
+	uint64_t core_end;		/* _end, or the core's last symbol */
 };
 
 /* Beyond the highest symbol, what the range still covers: 1 MiB. */
@@ -106,6 +114,14 @@ static int ksym_cmp(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The module of a kallsyms name, "[module]"; NULL for the core kernel's. */
+static const char *ksym_module(const struct ksym *s)
+{
+	const char *tab = strchr(s->name, '\t');
+
+	return tab ? tab + 1 : NULL;
+}
+
 /*
  * Read the symbols of path (/proc/kallsyms format: "ADDR TYPE NAME" and a
  * tab and "[module]" for a module's), and the kernel's address range.
@@ -115,7 +131,7 @@ static int ksym_cmp(const void *a, const void *b)
 static int kallsyms_read(struct kallsyms *ks, const char *path, const char *what)
 {
 	size_t len = 0, max = 1 << 20, n = 0, nmax = 0;
-	uint64_t lo = UINT64_MAX, hi = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, core_hi = 0, end = 0;
 	char *p;
 	ssize_t got;
 	int fd;
@@ -181,6 +197,12 @@ static int kallsyms_read(struct kallsyms *ks, const char *path, const char *what
 				lo = addr;
 			if (addr > hi)
 				hi = addr;
+			if (!strchr(name, '\t')) {
+				if (addr > core_hi)
+					core_hi = addr;
+				if (!strcmp(name, "_end"))
+					end = addr;
+			}
 		}
 		p = nl ? nl + 1 : p + strlen(p);
 	}
@@ -194,6 +216,7 @@ static int kallsyms_read(struct kallsyms *ks, const char *path, const char *what
 	ks->nr = n;
 	ks->lo = lo;
 	ks->hi = hi > UINT64_MAX - KT_RANGE_SLACK ? UINT64_MAX : hi + KT_RANGE_SLACK;
+	ks->core_end = end ? end : core_hi;
 	qsort(ks->syms, n, sizeof(*ks->syms), ksym_cmp);
 	return 0;
 }
@@ -207,13 +230,15 @@ static bool in_range(const struct kallsyms *ks, uint64_t v)
 /*
  * addr as the kernel's %pS prints it: "name+0xoff/0xsize", and
  * " [module]" for a module's symbol.  NULL if no symbol covers it (or out
- * of memory).
+ * of memory).  See the top of this file for the approximations.
  */
 static char *resolve(const struct kallsyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks->nr, i, j;
-	const char *name, *tab;
+	const char *name, *mod;
+	uint64_t size;
 	char *s;
+	int len;
 
 	/* The last symbol at or below addr ... */
 	while (lo < hi) {
@@ -232,17 +257,40 @@ static char *resolve(const struct kallsyms *ks, uint64_t addr)
 		i--;
 	for (j = i + 1; j < ks->nr && ks->syms[j].addr == ks->syms[i].addr; j++)
 		;
-	if (j == ks->nr)
-		return NULL;
+	mod = ksym_module(&ks->syms[i]);
+	if (!mod) {
+		/* The core kernel ends at _end: beyond, no symbol of it. */
+		if (addr > ks->core_end || j == ks->nr || ksym_module(&ks->syms[j]))
+			return NULL;
+		size = ks->syms[j].addr - ks->syms[i].addr;
+	} else {
+		size_t k;
+
+		/* The next symbol of the same module, within reach ... */
+		for (k = j; k < ks->nr && ks->syms[k].addr - ks->syms[i].addr < KT_RANGE_SLACK;
+		     k++) {
+			const char *m = ksym_module(&ks->syms[k]);
+
+			if (m && !strcmp(m, mod))
+				break;
+		}
+		if (k < ks->nr && ks->syms[k].addr - ks->syms[i].addr < KT_RANGE_SLACK) {
+			size = ks->syms[k].addr - ks->syms[i].addr;
+		} else {
+			/* ... or, its last one, the next symbol whatever it is. */
+			if (j == ks->nr || addr - ks->syms[i].addr >= KT_RANGE_SLACK)
+				return NULL;
+			size = ks->syms[j].addr - ks->syms[i].addr;
+		}
+		/* BPF programs and ftrace's trampolines: no module to name. */
+		if (!strcmp(mod, "[bpf]") || !strncmp(mod, "[__builtin__", 12))
+			mod = NULL;
+	}
 	name = ks->syms[i].name;
-	tab = strchr(name, '\t');
-	if (tab ? asprintf(&s, "%.*s+0x%llx/0x%llx %s", (int)(tab - name), name,
-			   (unsigned long long)(addr - ks->syms[i].addr),
-			   (unsigned long long)(ks->syms[j].addr - ks->syms[i].addr),
-			   tab + 1) < 0 :
-		  asprintf(&s, "%s+0x%llx/0x%llx", name,
-			   (unsigned long long)(addr - ks->syms[i].addr),
-			   (unsigned long long)(ks->syms[j].addr - ks->syms[i].addr)) < 0)
+	len = strcspn(name, "\t");
+	if (asprintf(&s, "%.*s+0x%llx/0x%llx%s%s", len, name,
+		     (unsigned long long)(addr - ks->syms[i].addr), (unsigned long long)size,
+		     mod ? " " : "", mod ? mod : "") < 0)
 		return NULL;
 	return s;
 }

@@ -154,6 +154,34 @@ ffffffffc0002010 modfn+0x10/0x20 [mymod]"
 		   grep -a -q -x "user armed at $x16" "$tmp/u1.txt" || echo 'no armed line')$(
 		   grep -a -q "$oops" "$tmp/u1.txt" || echo ' no oops line')$(
 		   grep -a -c 'address 0xdead000000000122 ' "$tmp/u1.txt" | grep -vx 2)"
+	# %pS's bounds: beyond _end no core symbol; a module's symbol sized
+	# by the next one of that module, its last by the next whatever it
+	# is; BPF and ftrace's pseudo-modules unnamed.
+	printf '%s\n' \
+		'ffffffff81000000 T _stext' \
+		'ffffffff81001000 T alpha' \
+		'ffffffff81002000 T _etext' \
+		'ffffffff81003000 B _end' \
+		'ffffffffc0001000 t a1	[moda]' \
+		'ffffffffc0001100 t b1	[modb]' \
+		'ffffffffc0001200 t a2	[moda]' \
+		'ffffffffc0001300 t b2	[modb]' \
+		'ffffffffc0002000 t bpf_prog_x	[bpf]' \
+		'ffffffffc0002100 t ftrace_trampoline	[__builtin__ftrace]' \
+		'ffffffffc0002200 t c1	[modc]' >"$tmp/kallsyms2"
+	"$mk" "$tmp/b.dat" "$tmp/b.exp" timers ffffffff81003100 ffffffff81002800 \
+		ffffffffc0001010 ffffffffc0001210 ffffffffc0001310 ffffffffc0002010 \
+		ffffffffc0002110 ffffffffc0002210
+	KTRACE_KALLSYMS=$tmp/kallsyms2 "$symtest" "$tmp/b.dat" >"$tmp/sym.out" 2>&1
+	"$bin" report "$tmp/b.dat" 2>&1 | sed 's/.* function=//' >"$tmp/b.got"
+	printf '%s\n' '0xffffffff81003100 late_ns=0' '_etext+0x800/0x1000 late_ns=-1' \
+		'a1+0x10/0x200 [moda] late_ns=-2' 'a2+0x10/0x100 [moda] late_ns=-3' \
+		'b2+0x10/0xd00 [modb] late_ns=-4' 'bpf_prog_x+0x10/0x100 late_ns=-5' \
+		'ftrace_trampoline+0x10/0x100 late_ns=-6' '0xffffffffc0002210 late_ns=-7' \
+		>"$tmp/b.want"
+	sym_result "symbols: %pS bounds: _end, a module's own next symbol, bpf and ftrace" \
+		"$(cat "$tmp/sym.out"; diff "$tmp/b.want" "$tmp/b.got")"
+
 	# While recording, the temporary file holds raw addresses: 0600 until
 	# the addresses are hidden, then the mode of a new file (umask 022).
 	fake "$tmp/fake-sym"
