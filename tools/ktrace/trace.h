@@ -103,6 +103,7 @@ struct kt_trace {
 	struct kt_stream *streams;
 	unsigned int nr_streams;
 	char *text[KTF_TEXT_LAST + 1];	/* text sections, NUL-terminated */
+	uint64_t text_offset[KTF_TEXT_LAST + 1];	/* of the first one's text */
 	bool have_clock;
 	struct ktrace_meta_clock clock;
 	bool have_trace;

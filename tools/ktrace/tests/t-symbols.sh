@@ -195,6 +195,31 @@ ffffffffc0002010 modfn+0x10/0x20 [mymod]"
 			"$([ "$modes" = "600 644" ] || echo "modes: $modes"; cat "$tmp/sym.out")"
 	done
 
+	# A crafted symbols section: ESC and CR bytes, a symbol of no form.
+	# report prints none of them, and says where in one warning.
+	"$mk" "$tmp/c.dat" "$tmp/c.exp" badsymbols
+	"$bin" report "$tmp/c.dat" >"$tmp/c.got" 2>"$tmp/c.err"
+	rc=$?
+	ctl=$(od -An -c "$tmp/c.got" | grep -c -E '033|\\r')
+	sym_result "symbols: a crafted section: no control byte printed, one warning" \
+		"$([ "$rc" -eq 0 ] || echo "exit $rc")$([ "$ctl" -eq 0 ] || echo "control bytes")$(
+		   grep -q ' function=0xffffffff81001000 late_ns=0$' "$tmp/c.got" ||
+			echo 'alpha not in hexadecimal')$(
+		   grep -q ' function=0xffffffffc0003008 late_ns=-6$' "$tmp/c.got" ||
+			echo 'rm -rf printed')$(
+		   grep -q ' function=modfn+0x10/0x20 \[mymod\] late_ns=-2$' "$tmp/c.got" ||
+			echo 'the good line not used')$(
+		   [ "$(wc -l <"$tmp/c.err")" -eq 1 ] &&
+		   grep -q -E 'offset [0-9]+: warning: symbols section: 3 bad lines skipped' \
+			"$tmp/c.err" || echo "stderr: $(cat "$tmp/c.err")")"
+	# The offset is the first bad line's: "ffffffff81001000 alpha<ESC>".
+	off=$(sed -n 's/.*offset \([0-9]*\): warning: symbols.*/\1/p' "$tmp/c.err")
+	got=$(tail -c +$((off + 1)) "$tmp/c.dat" 2>/dev/null | head -c 23 | od -An -c |
+		tr -d "\n" | tr -s " ")
+	sym_result "symbols: the warning's offset is the first bad line's" \
+		"$([ "$got" = " f f f f f f f f 8 1 0 0 1 0 0 0 a l p h a 033" ] ||
+			echo "at offset $off: $got")"
+
 	# Without the kernel's range, record and extract refuse to start.
 	fake "$tmp/fake-sym"
 	tree "$tmp/fake-sym" >"$tmp/fs.tree"
