@@ -69,6 +69,7 @@ struct recorder {
 	const char *dir;
 	const char *out;
 	char *tmp;			/* being written; renamed to out at the end */
+	mode_t mode;			/* what out gets: 0666 & ~umask */
 	FILE *f;
 	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
 	unsigned int nr_cpus;
@@ -215,8 +216,10 @@ static int section(struct recorder *r, unsigned int type, unsigned int ch,
 }
 
 /*
- * Create the temporary file next to the output, with the mode a new file
- * would get, and write the file header.  0, or -1 after saying why.
+ * Create the temporary file next to the output and write the file header.
+ * It holds raw kernel addresses until kt_symbols_save() hides them: it
+ * keeps mkstemp()'s 0600 until out_finish() gives it the mode a new file
+ * would get, just before the rename.  0, or -1 after saying why.
  */
 static int out_create(struct recorder *r)
 {
@@ -225,6 +228,7 @@ static int out_create(struct recorder *r)
 	int fd;
 
 	umask(mask);
+	r->mode = 0666 & ~mask;
 	r->tmp = malloc(strlen(r->out) + 8);
 	if (!r->tmp)
 		return -1;
@@ -237,7 +241,6 @@ static int out_create(struct recorder *r)
 		r->tmp = NULL;
 		return -1;
 	}
-	fchmod(fd, 0666 & ~mask);
 	r->f = fdopen(fd, "w");
 	if (!r->f)
 		close(fd);
@@ -422,6 +425,11 @@ static int out_finish(struct recorder *r, bool hide)
 	r->f = NULL;
 	if (kt_symbols_save(r->tmp, hide))
 		goto fail;
+	/* Addresses hidden if asked: now the mode of a new file. */
+	if (chmod(r->tmp, r->mode)) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		goto fail;
+	}
 	if (rename(r->tmp, r->out)) {
 		fprintf(stderr, "ktrace %s: renaming %s to %s: %s\n", r->cmd, r->tmp, r->out,
 			strerror(errno));
@@ -525,6 +533,8 @@ int kt_extract(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (hide && kt_symbols_can_hide("extract"))
+		goto out;
 	st = trace_state(r->dir);
 	if (st == KT_UNKNOWN) {
 		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
@@ -986,6 +996,8 @@ int kt_record(int argc, char **argv)
 		ret = EXIT_NOCMD;
 		goto out;
 	}
+	if (hide && kt_symbols_can_hide("record"))
+		goto out;
 	if (out_create(r))
 		goto out;
 	flight = strcmp(mode ? mode : cur_mode, "drop") != 0;

@@ -21,19 +21,41 @@
  * "# hidden"; another KTRACE_FIELD_KADDR field (a module's base) becomes
  * 0: nothing decodes it into a name, and the record names the module
  * anyway.  A value no symbol covers maps to "?".  0 is no address and is
- * kept.  Then the new file is searched for each original value, 8 bytes
- * little-endian: one found fails the save, and the file is not replaced.
- * User-space addresses (statedump:map) are the traced program's layout,
- * not the kernel's, and are kept.
+ * kept.  User-space addresses (statedump:map) are the traced program's
+ * layout, not the kernel's, and are kept.
  *
- * Approximations of %pS: the size of a symbol is the distance to the next
- * higher address of /proc/kallsyms, whichever module it belongs to; an
- * address below the first symbol or at or above the last is not resolved
- * (it stays hexadecimal, as the kernel prints an address it cannot name);
- * of aliases (several names at one address), the first listed is used,
- * as the kernel does.  Absolute symbols (kallsyms types 'a' and 'A': per-CPU
- * offsets) are no code and are ignored.
+ * Hide also covers what the decoder does not deliver with metadata: events
+ * without it, the rest of a subbuffer after a corrupt record, bytes that
+ * are no subbuffer header or follow the last one, the low channel.  Every
+ * stream is searched at every byte offset for 8 bytes (in the file's byte
+ * order, which report assumes is ours) whose value is in the kernel's
+ * range, and those are zeroed.  The range comes from kallsyms, module
+ * symbols included: [lowest address, highest address + 1 MiB], absolute
+ * symbols and zero addresses aside.  Without it (no kallsyms, or all
+ * zeros), hide fails: it cannot know what to look for.  In text, strings
+ * of expanded events (an oops trigger's reason: die()'s message) and the
+ * text sections, each "0x" and 8 to 16 hex digits whose value is in that
+ * range or in the kernel half (0xffff800000000000 and above) gets 'x' in
+ * place of its digits, the length kept.  At the end, the new file is
+ * searched the same way for any value left in the range: one found fails
+ * the save, and the file is not replaced.
+ *
+ * Approximations of %pS: a core kernel symbol's size is the distance to
+ * the next higher address of /proc/kallsyms; beyond the core kernel's end
+ * (_end, or its highest symbol without one) an address not in a module is
+ * not resolved.  A module symbol's size is the distance to the next symbol
+ * of the same module; the kernel bounds the last one by the module's
+ * memory, which kallsyms does not show, so for it the next symbol whatever
+ * it is, and an address 1 MiB or more past it is not resolved.  BPF
+ * programs ([bpf]) and ftrace's and kprobes' trampolines ([__builtin__*])
+ * print without the module, as the kernel prints BPF's.  An address below
+ * the first symbol or at or above the last is not resolved (it stays
+ * hexadecimal, as the kernel prints an address it cannot name); of aliases
+ * (several names at one address), the first listed is used, as the kernel
+ * does.  Absolute symbols (kallsyms types 'a' and 'A': per-CPU offsets)
+ * are no code and are ignored.
  */
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -56,7 +78,12 @@ struct kallsyms {
 	struct ksym *syms;
 	size_t nr;
 	char *text;
+	uint64_t lo, hi;		/* the kernel's address range */
+	uint64_t core_end;		/* _end, or the core's last symbol */
 };
+
+/* Beyond the highest symbol, what the range still covers: 1 MiB. */
+#define KT_RANGE_SLACK		(1024ULL * 1024)
 
 /* One distinct value of the trace's kernel-address fields. */
 struct kval {
@@ -72,6 +99,8 @@ struct kvals {
 	size_t *hash;			/* index + 1 into v; 0: empty */
 	size_t hash_size;
 	uint64_t next_token;
+	const struct kallsyms *ks;	/* hide: the kernel's range */
+	size_t scrubbed;		/* hide: addresses in strings */
 	bool hide;
 	bool oom;
 };
@@ -85,16 +114,24 @@ static int ksym_cmp(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The module of a kallsyms name, "[module]"; NULL for the core kernel's. */
+static const char *ksym_module(const struct ksym *s)
+{
+	const char *tab = strchr(s->name, '\t');
+
+	return tab ? tab + 1 : NULL;
+}
+
 /*
  * Read the symbols of path (/proc/kallsyms format: "ADDR TYPE NAME" and a
- * tab and "[module]" for a module's).  Returns 0 with ks->nr symbols, or
- * -1 after a warning: the file cannot be read, or it shows no address
- * (kptr_restrict).
+ * tab and "[module]" for a module's), and the kernel's address range.
+ * Returns 0 with ks->nr symbols, or -1 after a warning (ending in @what):
+ * the file cannot be read, or it shows no address (kptr_restrict).
  */
-static int kallsyms_read(struct kallsyms *ks, const char *path)
+static int kallsyms_read(struct kallsyms *ks, const char *path, const char *what)
 {
 	size_t len = 0, max = 1 << 20, n = 0, nmax = 0;
-	bool nonzero = false;
+	uint64_t lo = UINT64_MAX, hi = 0, core_hi = 0, end = 0;
 	char *p;
 	ssize_t got;
 	int fd;
@@ -102,7 +139,7 @@ static int kallsyms_read(struct kallsyms *ks, const char *path)
 	memset(ks, 0, sizeof(*ks));
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		fprintf(stderr, "ktrace: %s: %s: symbols not saved\n", path, strerror(errno));
+		fprintf(stderr, "ktrace: %s: %s: %s\n", path, strerror(errno), what);
 		return -1;
 	}
 	ks->text = malloc(max + 1);
@@ -123,68 +160,85 @@ static int kallsyms_read(struct kallsyms *ks, const char *path)
 	}
 	close(fd);
 	if (!ks->text) {
-		fprintf(stderr, "ktrace: %s: out of memory: symbols not saved\n", path);
+		fprintf(stderr, "ktrace: %s: out of memory: %s\n", path, what);
 		return -1;
 	}
 	ks->text[len] = '\0';
 	for (p = ks->text; *p;) {
-		char *nl = strchr(p, '\n'), *end, *name;
+		char *nl = strchr(p, '\n'), *end_p, *name;
 		unsigned long long addr;
 
 		if (nl)
 			*nl = '\0';
-		addr = strtoull(p, &end, 16);
+		addr = strtoull(p, &end_p, 16);
 		/* "ADDR T NAME": a type letter between single spaces. */
-		if (end != p && end[0] == ' ' && end[1] && end[2] == ' ' && end[3]) {
-			nonzero |= addr != 0;
-			name = end + 3;
-			if (end[1] != 'a' && end[1] != 'A') {
-				if (n == nmax) {
-					struct ksym *ns;
+		if (end_p != p && end_p[0] == ' ' && end_p[1] && end_p[2] == ' ' && end_p[3] &&
+		    end_p[1] != 'a' && end_p[1] != 'A') {
+			name = end_p + 3;
+			if (n == nmax) {
+				struct ksym *ns;
 
-					nmax = nmax ? 2 * nmax : 4096;
-					ns = realloc(ks->syms, nmax * sizeof(*ns));
-					if (!ns) {
-						fprintf(stderr,
-							"ktrace: %s: out of memory: symbols not saved\n",
-							path);
-						free(ks->syms);
-						free(ks->text);
-						return -1;
-					}
-					ks->syms = ns;
+				nmax = nmax ? 2 * nmax : 4096;
+				ns = realloc(ks->syms, nmax * sizeof(*ns));
+				if (!ns) {
+					fprintf(stderr, "ktrace: %s: out of memory: %s\n", path,
+						what);
+					free(ks->syms);
+					free(ks->text);
+					return -1;
 				}
-				ks->syms[n].addr = addr;
-				ks->syms[n].index = n;
-				ks->syms[n++].name = name;
+				ks->syms = ns;
+			}
+			ks->syms[n].addr = addr;
+			ks->syms[n].index = n;
+			ks->syms[n++].name = name;
+			/* The range: the lowest and highest addresses, absolute ones aside. */
+			if (addr && addr < lo)
+				lo = addr;
+			if (addr > hi)
+				hi = addr;
+			if (!strchr(name, '\t')) {
+				if (addr > core_hi)
+					core_hi = addr;
+				if (!strcmp(name, "_end"))
+					end = addr;
 			}
 		}
 		p = nl ? nl + 1 : p + strlen(p);
 	}
-	if (!nonzero) {
-		fprintf(stderr, "ktrace: %s hides addresses (kptr_restrict): symbols not saved\n",
-			path);
+	if (!hi) {
+		fprintf(stderr, "ktrace: %s hides addresses (kptr_restrict): %s\n", path, what);
 		free(ks->syms);
 		free(ks->text);
 		memset(ks, 0, sizeof(*ks));
 		return -1;
 	}
 	ks->nr = n;
-	if (n)
-		qsort(ks->syms, n, sizeof(*ks->syms), ksym_cmp);
+	ks->lo = lo;
+	ks->hi = hi > UINT64_MAX - KT_RANGE_SLACK ? UINT64_MAX : hi + KT_RANGE_SLACK;
+	ks->core_end = end ? end : core_hi;
+	qsort(ks->syms, n, sizeof(*ks->syms), ksym_cmp);
 	return 0;
+}
+
+/* Whether v is in the kernel's address range (see the top of this file). */
+static bool in_range(const struct kallsyms *ks, uint64_t v)
+{
+	return v >= ks->lo && v <= ks->hi;
 }
 
 /*
  * addr as the kernel's %pS prints it: "name+0xoff/0xsize", and
  * " [module]" for a module's symbol.  NULL if no symbol covers it (or out
- * of memory).
+ * of memory).  See the top of this file for the approximations.
  */
 static char *resolve(const struct kallsyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks->nr, i, j;
-	const char *name, *tab;
+	const char *name, *mod;
+	uint64_t size;
 	char *s;
+	int len;
 
 	/* The last symbol at or below addr ... */
 	while (lo < hi) {
@@ -203,17 +257,40 @@ static char *resolve(const struct kallsyms *ks, uint64_t addr)
 		i--;
 	for (j = i + 1; j < ks->nr && ks->syms[j].addr == ks->syms[i].addr; j++)
 		;
-	if (j == ks->nr)
-		return NULL;
+	mod = ksym_module(&ks->syms[i]);
+	if (!mod) {
+		/* The core kernel ends at _end: beyond, no symbol of it. */
+		if (addr > ks->core_end || j == ks->nr || ksym_module(&ks->syms[j]))
+			return NULL;
+		size = ks->syms[j].addr - ks->syms[i].addr;
+	} else {
+		size_t k;
+
+		/* The next symbol of the same module, within reach ... */
+		for (k = j; k < ks->nr && ks->syms[k].addr - ks->syms[i].addr < KT_RANGE_SLACK;
+		     k++) {
+			const char *m = ksym_module(&ks->syms[k]);
+
+			if (m && !strcmp(m, mod))
+				break;
+		}
+		if (k < ks->nr && ks->syms[k].addr - ks->syms[i].addr < KT_RANGE_SLACK) {
+			size = ks->syms[k].addr - ks->syms[i].addr;
+		} else {
+			/* ... or, its last one, the next symbol whatever it is. */
+			if (j == ks->nr || addr - ks->syms[i].addr >= KT_RANGE_SLACK)
+				return NULL;
+			size = ks->syms[j].addr - ks->syms[i].addr;
+		}
+		/* BPF programs and ftrace's trampolines: no module to name. */
+		if (!strcmp(mod, "[bpf]") || !strncmp(mod, "[__builtin__", 12))
+			mod = NULL;
+	}
 	name = ks->syms[i].name;
-	tab = strchr(name, '\t');
-	if (tab ? asprintf(&s, "%.*s+0x%llx/0x%llx %s", (int)(tab - name), name,
-			   (unsigned long long)(addr - ks->syms[i].addr),
-			   (unsigned long long)(ks->syms[j].addr - ks->syms[i].addr),
-			   tab + 1) < 0 :
-		  asprintf(&s, "%s+0x%llx/0x%llx", name,
-			   (unsigned long long)(addr - ks->syms[i].addr),
-			   (unsigned long long)(ks->syms[j].addr - ks->syms[i].addr)) < 0)
+	len = strcspn(name, "\t");
+	if (asprintf(&s, "%.*s+0x%llx/0x%llx%s%s", len, name,
+		     (unsigned long long)(addr - ks->syms[i].addr), (unsigned long long)size,
+		     mod ? " " : "", mod ? mod : "") < 0)
 		return NULL;
 	return s;
 }
@@ -267,10 +344,41 @@ static bool is_kaddr(const struct kt_field *f)
 	return f->display == KTRACE_DISPLAY_SYMBOL || (f->flags & KTRACE_FIELD_KADDR);
 }
 
+/* The lowest address of the kernel half, with 48-bit virtual addresses. */
+#define KT_KERNEL_HALF		0xffff800000000000ULL
+
+/*
+ * Hide: in the text s, len bytes, every "0x" and 8 to 16 hexadecimal
+ * digits whose value is in the kernel's range or in the kernel half gets
+ * 'x' in place of its digits, the length kept.  Returns how many.
+ */
+static size_t scrub_text(char *s, size_t len, const struct kallsyms *ks)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i + 2 < len; i++) {
+		uint64_t v = 0;
+
+		if (s[i] != '0' || (s[i + 1] != 'x' && s[i + 1] != 'X'))
+			continue;
+		for (j = i + 2; j < len && isxdigit((unsigned char)s[j]); j++)
+			v = v << 4 | (isdigit((unsigned char)s[j]) ? s[j] - '0' :
+				      (tolower((unsigned char)s[j]) - 'a' + 10));
+		if (j - i - 2 >= 8 && j - i - 2 <= 16 &&
+		    (in_range(ks, v) || v >= KT_KERNEL_HALF)) {
+			memset(s + i + 2, 'x', j - i - 2);
+			n++;
+		}
+		i = j - 1;
+	}
+	return n;
+}
+
 /*
  * Every kernel-address field of an expanded event (a compact payload of
  * 32 bits holds no 64-bit address): its value collected and, with hide,
- * replaced in the stream's bytes, which kt_open() holds in memory.
+ * replaced in the stream's bytes, which kt_open() holds in memory; with
+ * hide, also the addresses written in its strings.
  */
 static int collect(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
@@ -288,6 +396,15 @@ static int collect(struct kt_trace *t, const struct kt_record *r, void *arg)
 		uint64_t v = 0, token;
 		struct kval *kv;
 
+		if (k->hide && f->display == KTRACE_DISPLAY_STRING && f->offset < r->length) {
+			/* A string of size 0 runs to the end of the record. */
+			size_t len = r->length - f->offset;
+
+			if (f->size && f->size < len)
+				len = f->size;
+			k->scrubbed += scrub_text((char *)p, len, k->ks);
+			continue;
+		}
 		if (!is_kaddr(f) || !f->size || f->size > sizeof(v) ||
 		    f->offset + f->size > r->length)
 			continue;
@@ -309,6 +426,32 @@ static int collect(struct kt_trace *t, const struct kt_record *r, void *arg)
 		memcpy(p, &token, f->size);
 	}
 	return 0;
+}
+
+/*
+ * The 8-byte windows of p, len bytes, at every byte offset, whose value
+ * is in the kernel's range: zeroed if zero, else the offset of the first
+ * in *first.  Returns how many.
+ */
+static size_t range_scan(unsigned char *p, size_t len, const struct kallsyms *ks, bool zero,
+			 size_t *first)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + sizeof(uint64_t) <= len; i++) {
+		uint64_t v;
+
+		/* The traced machine's byte order is ours, as report assumes. */
+		memcpy(&v, p + i, sizeof(v));
+		if (!in_range(ks, v))
+			continue;
+		if (!n++ && first)
+			*first = i;
+		if (!zero)
+			return n;
+		memset(p + i, 0, sizeof(v));
+	}
+	return n;
 }
 
 /* The symbols section's text: "VALUE SYMBOL" lines. */
@@ -338,13 +481,16 @@ static char *symbols_text(const struct kvals *k, size_t *len)
 	return text;
 }
 
-/* Whether any original value is left in the file at path; -1 on error. */
-static int addresses_left(const char *path, const struct kvals *k)
+/*
+ * Whether the file at path still holds an 8-byte value in the kernel's
+ * range, at any byte offset; -1 on error.
+ */
+static int addresses_left(const char *path, const struct kallsyms *ks)
 {
 	struct stat st;
 	unsigned char *map;
+	size_t first = 0;
 	int fd, left = 0;
-	size_t i;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
@@ -356,15 +502,13 @@ static int addresses_left(const char *path, const struct kvals *k)
 	close(fd);
 	if (map == MAP_FAILED)
 		return -1;
-	for (i = 0; i < k->nr && !left; i++) {
-		uint64_t v = k->v[i].value;	/* as the records hold it */
+	if (map && range_scan(map, st.st_size, ks, false, &first)) {
+		uint64_t v;
 
-		if (k->v[i].size == sizeof(v) && map &&
-		    memmem(map, st.st_size, &v, sizeof(v))) {
-			fprintf(stderr, "ktrace: %s: kernel address 0x%llx still in the file\n",
-				path, (unsigned long long)k->v[i].value);
-			left = 1;
-		}
+		memcpy(&v, map + first, sizeof(v));
+		fprintf(stderr, "ktrace: %s: offset %zu: kernel address 0x%llx still in the file\n",
+			path, first, (unsigned long long)v);
+		left = 1;
 	}
 	if (map)
 		munmap(map, st.st_size);
@@ -393,9 +537,10 @@ static int append_symbols(const char *path, const char *text, size_t len)
  * Write the trace anew to path, through a temporary file renamed over it:
  * one section per stream (their records patched), the text sections, and
  * the symbols section in place of any earlier one.  Then check that no
- * original value is left.
+ * value in the kernel's range is left.  The temporary file is mkstemp()'s
+ * 0600 until then: it gets the trace's mode just before the rename.
  */
-static int rewrite(const char *path, const struct kt_trace *t, const struct kvals *k,
+static int rewrite(const char *path, const struct kt_trace *t, const struct kallsyms *ks,
 		   const char *text, size_t len)
 {
 	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
@@ -409,12 +554,11 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kval
 		tmp = NULL;
 		goto fail;
 	}
+	if (stat(path, &st))
+		goto fail;
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		goto fail;
-	/* mkstemp() makes it 0600: keep the trace's mode. */
-	if (!stat(path, &st))
-		fchmod(fd, st.st_mode & 07777);
 	f = fdopen(fd, "wb");
 	if (!f) {
 		close(fd);
@@ -438,7 +582,7 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kval
 		goto fail_tmp;
 	}
 	f = NULL;
-	left = addresses_left(tmp, k);
+	left = addresses_left(tmp, ks);
 	if (left) {
 		if (left < 0)
 			fprintf(stderr, "ktrace: %s: %s\n", tmp, strerror(errno));
@@ -448,7 +592,8 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kval
 		free(tmp);
 		return -1;
 	}
-	if (rename(tmp, path))
+	/* Checked: now the trace's mode. */
+	if (chmod(tmp, st.st_mode & 07777) || rename(tmp, path))
 		goto fail_tmp;
 	free(tmp);
 	return 0;
@@ -465,6 +610,41 @@ fail:
 	return -1;
 }
 
+/* /proc/kallsyms, or the file $KTRACE_KALLSYMS names. */
+static const char *kallsyms_path(void)
+{
+	const char *kpath = getenv("KTRACE_KALLSYMS");
+
+	return kpath && *kpath ? kpath : "/proc/kallsyms";
+}
+
+/**
+ * kt_symbols_can_hide() - whether kt_symbols_save() will be able to hide
+ * @cmd: the command, for the message
+ *
+ * Hiding needs the kernel's address range from kallsyms: record and
+ * extract check for it before they change anything.
+ *
+ * Return: 0, or -1 after saying why on stderr.
+ */
+int kt_symbols_can_hide(const char *cmd)
+{
+	struct kallsyms ks;
+	char *what = NULL;
+	int ret;
+
+	if (asprintf(&what, "ktrace %s --no-kernel-addresses needs the kernel's address range",
+		     cmd) < 0)
+		what = NULL;
+	ret = kallsyms_read(&ks, kallsyms_path(), what ? what : "no kernel address range");
+	free(what);
+	if (ret)
+		return -1;
+	free(ks.syms);
+	free(ks.text);
+	return 0;
+}
+
 /**
  * kt_symbols_save() - add the kernel symbols to a trace, or hide them
  * @path: the closed, complete trace file
@@ -474,34 +654,63 @@ fail:
  * /proc/kallsyms (or $KTRACE_KALLSYMS) and appends them as a symbols
  * section; when kallsyms cannot be read or hides its addresses, warns and
  * saves no symbol.  With @hide, writes the file anew with tokens in place
- * of the addresses (see the top of this file), even without symbols.
+ * of the addresses and every other value in the kernel's range zeroed
+ * (see the top of this file); that needs the range, from kallsyms: without
+ * it, fails.
  *
  * Return: 0, or -1 after saying why on stderr (the file is then as it
  * was).
  */
 int kt_symbols_save(const char *path, bool hide)
 {
-	const char *kpath = getenv("KTRACE_KALLSYMS");
+	const char *kpath = kallsyms_path();
 	struct kvals k = { .hide = hide };
 	struct kallsyms ks = { 0 };
+	size_t len = 0, i, zeroed = 0;
+	bool have_ks;
 	struct kt_trace t;
 	char *text = NULL;
-	size_t len = 0, i;
 	int ret = -1;
 
-	if (!kpath || !*kpath)
-		kpath = "/proc/kallsyms";
 	if (kt_open(&t, path))
 		return -1;
+	have_ks = !kallsyms_read(&ks, kpath, hide ? "no kernel address range" :
+				 "symbols not saved");
+	if (hide && !have_ks) {
+		/* Without the range, undecoded data may hold addresses. */
+		fprintf(stderr, "ktrace: %s: kernel addresses cannot be hidden without kallsyms\n",
+			path);
+		goto out;
+	}
+	k.ks = &ks;
 	if (kt_merge(&t, collect, &k) || k.oom) {
 		fprintf(stderr, "ktrace: %s: out of memory\n", path);
 		goto out;
 	}
-	if (!k.nr) {
+	if (hide) {
+		/* What the decoder did not deliver, or no metadata describes. */
+		for (i = 0; i < t.nr_streams; i++)
+			zeroed += range_scan(t.streams[i].data, t.streams[i].size, &ks, true,
+					     NULL);
+		if (zeroed)
+			fprintf(stderr,
+				"ktrace: %zu further kernel addresses in undecoded data zeroed\n",
+				zeroed);
+		for (i = KTF_UNAME; i < KTF_SYMBOLS; i++)
+			if (t.text[i])
+				k.scrubbed += scrub_text(t.text[i], strlen(t.text[i]), &ks);
+		if (!k.nr && !zeroed && !k.scrubbed) {
+			/* Nothing to hide, it seems: the file itself must agree. */
+			ret = addresses_left(path, &ks) ? -1 : 0;
+			if (ret)
+				fprintf(stderr, "ktrace: %s: kernel addresses not hidden\n", path);
+			goto out;
+		}
+	} else if (!k.nr) {
 		ret = 0;		/* no kernel address: nothing to add */
 		goto out;
 	}
-	if (!kallsyms_read(&ks, kpath))
+	if (have_ks)
 		for (i = 0; i < k.nr; i++)
 			k.v[i].symbol = resolve(&ks, k.v[i].value);
 	text = symbols_text(&k, &len);
@@ -510,7 +719,7 @@ int kt_symbols_save(const char *path, bool hide)
 		goto out;
 	}
 	if (hide)
-		ret = rewrite(path, &t, &k, text, len);
+		ret = rewrite(path, &t, &ks, text, len);
 	else
 		ret = len ? append_symbols(path, text, len) : 0;
 out:

@@ -8,6 +8,7 @@
  * once with its file offset while the rest is decoded.  Allocations are
  * bounded by the size of the file.
  */
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -190,6 +191,8 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 				fprintf(stderr, "ktrace: %s: out of memory\n", t->path);
 				return -1;
 			}
+			if (!t->text[type])
+				t->text_offset[type] = off;
 			memcpy(p + old, map + off, len);
 			p[old + len] = '\0';
 			/* Text stops at a NUL byte, whatever the file holds. */
@@ -517,14 +520,57 @@ static int symbol_cmp(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
+/* "0x" and hexadecimal digits at *p, which is moved past them. */
+static bool hex_word(const char **p)
+{
+	const char *s = *p;
+
+	if (s[0] != '0' || s[1] != 'x' || !isxdigit((unsigned char)s[2]))
+		return false;
+	for (s += 2; isxdigit((unsigned char)*s); s++)
+		;
+	*p = s;
+	return true;
+}
+
+/*
+ * Whether s is a symbol as symbols.c writes them: NAME+0xOFF/0xSIZE,
+ * then " [MODULE]" or nothing; or "?".  The line's bytes are printable.
+ */
+static bool symbol_ok(const char *s)
+{
+	const char *plus = NULL, *p;
+
+	if (!strcmp(s, "?"))
+		return true;
+	for (p = s; *p && *p != ' '; p++)
+		if (*p == '+')
+			plus = p;
+	if (!plus || plus == s)
+		return false;
+	p = plus + 1;
+	if (!hex_word(&p) || *p++ != '/' || !hex_word(&p))
+		return false;
+	if (!*p)
+		return true;
+	if (p[0] != ' ' || p[1] != '[' || p[2] == ']')
+		return false;
+	for (p += 2; *p && *p != ']' && *p != ' ' && *p != '['; p++)
+		;
+	return p[0] == ']' && !p[1];
+}
+
 /*
  * The symbols section: "VALUE NAME" lines, VALUE in hexadecimal; lines
  * starting with '#' are comments, "# hidden" first says that the values
- * are tokens.  Malformed lines are skipped.
+ * are tokens.  Malformed lines are skipped, and so are lines that report
+ * would print as they are but are no symbol of symbols.c's form, or hold
+ * bytes that are not printable ASCII (a crafted trace's terminal
+ * controls): one warning for all.
  */
 static void read_symbols(struct kt_trace *t)
 {
-	size_t n = 0, max = 0;
+	size_t n = 0, max = 0, bad = 0, first_bad = 0;
 	char *p;
 
 	if (!t->text[KTF_SYMBOLS])
@@ -532,13 +578,19 @@ static void read_symbols(struct kt_trace *t)
 	t->symbol_names = strdup(t->text[KTF_SYMBOLS]);
 	t->symbols_hidden = !strncmp(t->text[KTF_SYMBOLS], "# hidden\n", 9);
 	for (p = t->symbol_names; p && *p;) {
-		char *nl = strchr(p, '\n'), *end;
+		char *nl = strchr(p, '\n'), *end, *c;
 		unsigned long long v;
+		bool printable = true;
 
 		if (nl)
 			*nl = '\0';
+		for (c = p; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+				printable = false;
 		v = strtoull(p, &end, 16);
-		if (*p != '#' && end != p && *end == ' ' && end[1]) {
+		if (*p == '#' && printable) {
+			/* A comment. */
+		} else if (printable && end != p && *end == ' ' && symbol_ok(end + 1)) {
 			if (n == max) {
 				struct kt_symbol *ns;
 
@@ -550,9 +602,14 @@ static void read_symbols(struct kt_trace *t)
 			}
 			t->symbols[n].value = v;
 			t->symbols[n++].name = end + 1;
+		} else if (*p && !bad++) {
+			first_bad = p - t->symbol_names;
 		}
 		p = nl ? nl + 1 : p + strlen(p);
 	}
+	if (bad)
+		kt_warn(t, t->text_offset[KTF_SYMBOLS] + first_bad,
+			"symbols section: %zu bad lines skipped (the first here)", bad);
 	t->nr_symbols = n;
 	if (n)
 		qsort(t->symbols, n, sizeof(*t->symbols), symbol_cmp);

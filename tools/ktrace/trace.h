@@ -103,6 +103,7 @@ struct kt_trace {
 	struct kt_stream *streams;
 	unsigned int nr_streams;
 	char *text[KTF_TEXT_LAST + 1];	/* text sections, NUL-terminated */
+	uint64_t text_offset[KTF_TEXT_LAST + 1];	/* of the first one's text */
 	bool have_clock;
 	struct ktrace_meta_clock clock;
 	bool have_trace;
@@ -194,6 +195,8 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len);
  * -1 after saying why on stderr.
  */
 int kt_symbols_save(const char *path, bool hide);
+/* Whether kt_symbols_save() can hide (kallsyms gives the kernel's range). */
+int kt_symbols_can_hide(const char *cmd);
 
 /* The commands. */
 int kt_record(int argc, char **argv);

@@ -4,7 +4,7 @@
  * the lines ktrace report must print for them, for the host tests.
  *
  *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|
- *                           dir DIR]
+ *                           badsymbols|undecoded|timers ADDR...|dir DIR]
  *
  * With "dir DIR", each stream's bytes are also written to
  * DIR/CHANNEL/cpuN (DIR/high/cpu1, ...), as ktrace's relay files give
@@ -209,7 +209,9 @@ static void line(uint64_t clock, unsigned int cpu, const char *task, const char 
  * timer-like event whose function is a symbol (KTRACE_FIELD_KADDR) and a
  * module-like event whose base is a hexadecimal kernel address; EXPECTED
  * has the lines report prints once the symbols of t-symbols.sh's fake
- * kallsyms are saved.
+ * kallsyms are saved.  badsymbols: the same with a crafted symbols
+ * section; timers ADDR...: only timer-like events, of those functions
+ * (hexadecimal), EXPECTED printing them in hexadecimal.
  */
 static const struct {
 	uint64_t addr;
@@ -224,7 +226,18 @@ static const struct {
 	{ 0xffffffffc0003008ULL, "0xffffffffc0003008" },	/* after the last one */
 };
 
-static int symbols_trace(void)
+/* The trace's symbols section, crafted: ESC, CR, a symbol of no form. */
+static const char bad_symbols[] =
+	"ffffffff81001000 alpha\x1b[2J+0x0/0x40\n"
+	"ffffffff81001058 beta+0x18/0x30\rEVIL\n"
+	"ffffffffc0002010 modfn+0x10/0x20 [mymod]\n"
+	"ffffffffc0003008 rm -rf /\n";
+
+/*
+ * symbols: the trace above; with @bad, also bad_symbols as its symbols
+ * section; with @nr_addrs, only timer_expire events of those functions.
+ */
+static int symbols_trace(bool bad, char **addrs, unsigned int nr_addrs)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	struct ktrace_meta_trace mt = {
@@ -261,20 +274,30 @@ static int symbols_trace(void)
 	sb_flush(&low);
 
 	sb_begin(&high, 0, 0, clock);
-	for (i = 0; i < ARRAY_SIZE(sym_values); i++) {
+	for (i = 0; i < (nr_addrs ? nr_addrs : ARRAY_SIZE(sym_values)); i++) {
+		uint64_t addr = nr_addrs ? strtoull(addrs[i], NULL, 16) : sym_values[i].addr;
 		int32_t late = -(int32_t)i;
 
 		clock += 10;
 		memset(ex, 0, sizeof(ex));
-		memcpy(ex, &sym_values[i].addr, 8);
+		memcpy(ex, &addr, 8);
 		memcpy(ex + 8, &late, 4);
 		sb_expanded(&high, 3, 1, clock, ex, 12);
-		snprintf(text, sizeof(text), "irq:timer_expire function=%s late_ns=%d",
-			 sym_values[i].sym, late);
+		if (nr_addrs)
+			snprintf(text, sizeof(text), "irq:timer_expire function=0x%llx late_ns=%d",
+				 (unsigned long long)addr, late);
+		else
+			snprintf(text, sizeof(text), "irq:timer_expire function=%s late_ns=%d",
+				 sym_values[i].sym, late);
 		line(clock, 0, "<idle>-0", text);
 	}
 	sb_end(&high, 0);
 	sb_flush(&high);
+	if (nr_addrs) {
+		fclose(trace);
+		fclose(expect);
+		return 0;
+	}
 
 	sb_begin(&med, 0, 0, 1050);
 	memset(ex, 0, sizeof(ex));
@@ -286,6 +309,133 @@ static int symbols_trace(void)
 	     "statedump:module base=0xffffffffc0002000 size=4096 name=\"mymod\"");
 	sb_end(&med, 0);
 	sb_flush(&med);
+	section(KTF_UNAME, 0, 0, "Linux synthetic\n", 16);
+	if (bad)
+		section(KTF_SYMBOLS, 0, 0, bad_symbols, strlen(bad_symbols));
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
+/*
+ * mktrace TRACE EXPECTED undecoded: kernel addresses where the decoder
+ * delivers no field, for t-symbols.sh's hide tests, and in strings.  The
+ * addresses (in t-symbols.sh's fake kallsyms range) of undecoded_addrs,
+ * in order: in a low-channel record that is no metadata; in a record of
+ * no metadata; in a record after a corrupt one (the rest of its
+ * subbuffer skipped); in bytes that are no subbuffer header; in the bytes
+ * after the last subbuffer, at an odd offset.  EXPECTED has the lines
+ * report prints once hidden.
+ */
+static const uint64_t undecoded_addrs[] = {
+	0xffffffff81001111ULL, 0xffffffff81001222ULL, 0xffffffff81001333ULL,
+	0xffffffffc0002222ULL, 0xffffffffc0003333ULL,
+};
+
+#define UNDECODED_REASON \
+	"general protection fault, probably for non-canonical address 0xdead000000000122 " \
+	"RIP: 0xffffffff81001058 at 0xffff888003c41000 short 0x12345 long 0x12345678901234567 " \
+	"upper 0XFFFFFFFFC0002010"
+#define UNDECODED_HIDDEN \
+	"general protection fault, probably for non-canonical address 0xdead000000000122 " \
+	"RIP: 0xxxxxxxxxxxxxxxxx at 0xxxxxxxxxxxxxxxxx short 0x12345 long 0x12345678901234567 " \
+	"upper 0Xxxxxxxxxxxxxxxxx"
+
+static void timer(struct sb *s, uint64_t clock, uint64_t addr, int32_t late, const char *sym)
+{
+	unsigned char ex[12];
+	char text[256];
+
+	memcpy(ex, &addr, 8);
+	memcpy(ex + 8, &late, 4);
+	sb_expanded(s, 3, 1, clock, ex, 12);
+	if (sym) {
+		snprintf(text, sizeof(text), "irq:timer_expire function=%s late_ns=%d", sym, late);
+		line(clock, 0, "<idle>-0", text);
+	}
+}
+
+static int undecoded_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1, .nr_records = 7,
+	};
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	struct ktrace_expanded bad = {
+		KTRACE_HEADER(KTRACE_ID_EXPANDED, 1130), 3, 1, 4000
+	};
+	static const char triggers[] =
+		"oops fired: " UNDECODED_REASON "\nuser armed at 0xffffffff81001000\n";
+	unsigned char ex[256], junk[32] = { 0 }, tail[13] = { 0xaa, 0xbb, 0xcc };
+	uint64_t clock = 1100;
+
+	low.buf = malloc(SB_LOW);
+	high.buf = malloc(SB_HIGH);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 1, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 3, 1, 2, 0,
+		   "irq", "timer_expire");
+	meta_field("function", 0, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
+	meta_field("late_ns", 8, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
+		   "ktrace", "trigger");
+	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	/* Not metadata, on the low channel. */
+	memset(ex, 0, 12);
+	memcpy(ex + 4, &undecoded_addrs[0], 8);
+	sb_expanded(&low, 9, 9, 1000, ex, 12);
+	sb_end(&low, 0);
+	sb_flush(&low);
+
+	sb_begin(&high, 0, 0, clock);
+	timer(&high, clock += 10, 0xffffffff81001000ULL, -1, "alpha+0x0/0x40");
+	/* No metadata for 9/1. */
+	sb_expanded(&high, 9, 1, clock += 10, &undecoded_addrs[1], 8);
+	line(clock, 0, "<idle>-0", "unknown:high major=9 minor=1 length=8");
+	/* A record longer than its subbuffer: the rest is skipped. */
+	memcpy(high.buf + high.used, &bad, sizeof(bad));
+	high.used += sizeof(bad);
+	timer(&high, clock += 10, undecoded_addrs[2], -9, NULL);
+	sb_end(&high, 0);
+	sb_begin(&high, 1, 0, clock += 10);
+	timer(&high, clock += 10, 0xffffffff81001058ULL, -2, "beta+0x18/0x30");
+	sb_end(&high, 0);
+	/* No subbuffer header. */
+	memcpy(junk + 8, &undecoded_addrs[3], 8);
+	high.out = realloc(high.out, high.out_len + sizeof(junk));
+	memcpy(high.out + high.out_len, junk, sizeof(junk));
+	high.out_len += sizeof(junk);
+	sb_begin(&high, 2, 0, clock += 10);
+	timer(&high, clock += 10, 0xffffffffc0002010ULL, -3, "modfn+0x10/0x20 [mymod]");
+	sb_end(&high, 0);
+	/* After the last subbuffer, at an odd offset. */
+	memcpy(tail + 3, &undecoded_addrs[4], 8);
+	high.out = realloc(high.out, high.out_len + sizeof(tail));
+	memcpy(high.out + high.out_len, tail, sizeof(tail));
+	high.out_len += sizeof(tail);
+	sb_flush(&high);
+
+	/* An oops trigger: die()'s message as its reason. */
+	sb_begin(&med, 0, 0, 1050);
+	memset(ex, 0, sizeof(ex));
+	memcpy(ex, "oops", 4);
+	memcpy(ex + 16, UNDECODED_REASON, strlen(UNDECODED_REASON));
+	sb_expanded(&med, 1, 1, 1050, ex, 16 + strlen(UNDECODED_REASON));
+	line(1050, 0, "<idle>-0",
+	     "ktrace:trigger trigger=\"oops\" reason=\"" UNDECODED_HIDDEN "\"");
+	sb_end(&med, 0);
+	sb_flush(&med);
+	section(KTF_TRIGGERS, 0, 0, triggers, strlen(triggers));
 	section(KTF_UNAME, 0, 0, "Linux synthetic\n", 16);
 	fclose(trace);
 	fclose(expect);
@@ -315,14 +465,19 @@ int main(int argc, char **argv)
 	int32_t neg = -5;
 	bool with_trigger = true;
 
-	if (argc == 4 && !strcmp(argv[3], "symbols")) {
+	if (argc >= 4 && (!strcmp(argv[3], "symbols") || !strcmp(argv[3], "badsymbols") ||
+			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers"))) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
 		if (!trace || !expect) {
 			perror("mktrace");
 			return 1;
 		}
-		return symbols_trace();
+		if (!strcmp(argv[3], "undecoded"))
+			return undecoded_trace();
+		if (!strcmp(argv[3], "timers"))
+			return symbols_trace(false, argv + 4, argc - 4);
+		return symbols_trace(!strcmp(argv[3], "badsymbols"), NULL, 0);
 	} else if (argc == 4 && !strcmp(argv[3], "notrigger")) {
 		with_trigger = false;
 	} else if (argc == 4 && !strcmp(argv[3], "norealtime")) {
@@ -336,7 +491,8 @@ int main(int argc, char **argv)
 		mkdir(stream_dir, 0755);
 	} else if (argc != 3) {
 		fprintf(stderr,
-			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|dir DIR]\n");
+			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|\n"
+			"                              badsymbols|undecoded|timers ADDR...|dir DIR]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

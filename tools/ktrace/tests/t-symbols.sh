@@ -121,6 +121,119 @@ ffffffffc0002010 modfn+0x10/0x20 [mymod]"
 		'statedump:module base=0x0 ' '' \
 		-- report "$tmp/k2.dat"
 
+	# Hidden, what the decoder does not deliver with metadata: a record
+	# without metadata, the rest of a subbuffer after a corrupt record,
+	# bytes that are no subbuffer header, bytes after the last subbuffer
+	# (at an odd offset), a record of the low channel.  Each holds an
+	# address in the range of kallsyms, zeroed; the rest still decodes.
+	# And an oops trigger's reason, in its record and the triggers text.
+	"$mk" "$tmp/u.dat" "$tmp/u.exp" undecoded
+	sort -s -k1,1n "$tmp/u.exp" >"$tmp/u.want"
+	uaddrs="ffffffff81001111 ffffffff81001222 ffffffff81001333 ffffffffc0002222
+		ffffffffc0003333"
+	left_control=$(sym_left "$tmp/u.dat" $uaddrs | wc -l)
+	cp "$tmp/u.dat" "$tmp/u1.dat"
+	KTRACE_KALLSYMS=$tmp/kallsyms "$symtest" "$tmp/u1.dat" hide >"$tmp/sym.out" 2>&1
+	rc=$?
+	left=$(sym_left "$tmp/u1.dat" $uaddrs ffffffff81001000 ffffffff81001058 ffffffffc0002010 |
+		tr '\n' ' ')
+	sym_result "symbols hidden: addresses in undecoded data zeroed, 5 of them, said once" \
+		"$([ "$rc" -eq 0 ] || echo "exit $rc")$([ -z "$left" ] || echo "left: $left")$(
+		   [ "$left_control" -eq 5 ] || echo "the search finds $left_control of 5 before")$(
+		   [ "$(grep -c -x 'ktrace: 5 further kernel addresses in undecoded data zeroed' \
+			"$tmp/sym.out")" = 1 ] || echo "stderr: $(cat "$tmp/sym.out")")"
+	"$bin" report "$tmp/u1.dat" >"$tmp/u.got" 2>/dev/null
+	sym_result "symbols hidden: the rest decodes, the trigger's reason scrubbed" \
+		"$(diff "$tmp/u.want" "$tmp/u.got")"
+	tr -d '\0' <"$tmp/u1.dat" >"$tmp/u1.txt"
+	x16=0xxxxxxxxxxxxxxxxx
+	oops="oops fired: .* RIP: $x16 at $x16 short 0x12345 long 0x12345678901234567 upper 0X"
+	raw='ffffffff81001058|ffff888003c41000|ffffffffc0002010|ffffffff81001000'
+	sym_result "symbols hidden: the triggers text scrubbed, other hex numbers kept" \
+		"$(grep -a -i -E "$raw" "$tmp/u1.txt")$(
+		   grep -a -q -x "user armed at $x16" "$tmp/u1.txt" || echo 'no armed line')$(
+		   grep -a -q "$oops" "$tmp/u1.txt" || echo ' no oops line')$(
+		   grep -a -c 'address 0xdead000000000122 ' "$tmp/u1.txt" | grep -vx 2)"
+	# %pS's bounds: beyond _end no core symbol; a module's symbol sized
+	# by the next one of that module, its last by the next whatever it
+	# is; BPF and ftrace's pseudo-modules unnamed.
+	printf '%s\n' \
+		'ffffffff81000000 T _stext' \
+		'ffffffff81001000 T alpha' \
+		'ffffffff81002000 T _etext' \
+		'ffffffff81003000 B _end' \
+		'ffffffffc0001000 t a1	[moda]' \
+		'ffffffffc0001100 t b1	[modb]' \
+		'ffffffffc0001200 t a2	[moda]' \
+		'ffffffffc0001300 t b2	[modb]' \
+		'ffffffffc0002000 t bpf_prog_x	[bpf]' \
+		'ffffffffc0002100 t ftrace_trampoline	[__builtin__ftrace]' \
+		'ffffffffc0002200 t c1	[modc]' >"$tmp/kallsyms2"
+	"$mk" "$tmp/b.dat" "$tmp/b.exp" timers ffffffff81003100 ffffffff81002800 \
+		ffffffffc0001010 ffffffffc0001210 ffffffffc0001310 ffffffffc0002010 \
+		ffffffffc0002110 ffffffffc0002210
+	KTRACE_KALLSYMS=$tmp/kallsyms2 "$symtest" "$tmp/b.dat" >"$tmp/sym.out" 2>&1
+	"$bin" report "$tmp/b.dat" 2>&1 | sed 's/.* function=//' >"$tmp/b.got"
+	printf '%s\n' '0xffffffff81003100 late_ns=0' '_etext+0x800/0x1000 late_ns=-1' \
+		'a1+0x10/0x200 [moda] late_ns=-2' 'a2+0x10/0x100 [moda] late_ns=-3' \
+		'b2+0x10/0xd00 [modb] late_ns=-4' 'bpf_prog_x+0x10/0x100 late_ns=-5' \
+		'ftrace_trampoline+0x10/0x100 late_ns=-6' '0xffffffffc0002210 late_ns=-7' \
+		>"$tmp/b.want"
+	sym_result "symbols: %pS bounds: _end, a module's own next symbol, bpf and ftrace" \
+		"$(cat "$tmp/sym.out"; diff "$tmp/b.want" "$tmp/b.got")"
+
+	# While recording, the temporary file holds raw addresses: 0600 until
+	# the addresses are hidden, then the mode of a new file (umask 022).
+	fake "$tmp/fake-sym"
+	for h in "" --no-kernel-addresses; do
+		rm -f "$tmp/m.dat"
+		modes=$( (umask 022; KTRACE_DIR=$tmp/fake-sym KTRACE_KALLSYMS=$tmp/kallsyms \
+			"$bin" record $h -o "$tmp/m.dat" -- \
+			sh -c 'stat -c %a "$0".??????' "$tmp/m.dat" 2>/dev/null) 2>"$tmp/sym.out")
+		modes="$modes $(stat -c %a "$tmp/m.dat" 2>&1)"
+		sym_result "record${h:+ $h}: the file being written 0600, then 0644 (umask 022)" \
+			"$([ "$modes" = "600 644" ] || echo "modes: $modes"; cat "$tmp/sym.out")"
+	done
+
+	# A crafted symbols section: ESC and CR bytes, a symbol of no form.
+	# report prints none of them, and says where in one warning.
+	"$mk" "$tmp/c.dat" "$tmp/c.exp" badsymbols
+	"$bin" report "$tmp/c.dat" >"$tmp/c.got" 2>"$tmp/c.err"
+	rc=$?
+	ctl=$(od -An -c "$tmp/c.got" | grep -c -E '033|\\r')
+	sym_result "symbols: a crafted section: no control byte printed, one warning" \
+		"$([ "$rc" -eq 0 ] || echo "exit $rc")$([ "$ctl" -eq 0 ] || echo "control bytes")$(
+		   grep -q ' function=0xffffffff81001000 late_ns=0$' "$tmp/c.got" ||
+			echo 'alpha not in hexadecimal')$(
+		   grep -q ' function=0xffffffffc0003008 late_ns=-6$' "$tmp/c.got" ||
+			echo 'rm -rf printed')$(
+		   grep -q ' function=modfn+0x10/0x20 \[mymod\] late_ns=-2$' "$tmp/c.got" ||
+			echo 'the good line not used')$(
+		   [ "$(wc -l <"$tmp/c.err")" -eq 1 ] &&
+		   grep -q -E 'offset [0-9]+: warning: symbols section: 3 bad lines skipped' \
+			"$tmp/c.err" || echo "stderr: $(cat "$tmp/c.err")")"
+	# The offset is the first bad line's: "ffffffff81001000 alpha<ESC>".
+	off=$(sed -n 's/.*offset \([0-9]*\): warning: symbols.*/\1/p' "$tmp/c.err")
+	got=$(tail -c +$((off + 1)) "$tmp/c.dat" 2>/dev/null | head -c 23 | od -An -c |
+		tr -d "\n" | tr -s " ")
+	sym_result "symbols: the warning's offset is the first bad line's" \
+		"$([ "$got" = " f f f f f f f f 8 1 0 0 1 0 0 0 a l p h a 033" ] ||
+			echo "at offset $off: $got")"
+
+	# Without the kernel's range, record and extract refuse to start.
+	fake "$tmp/fake-sym"
+	tree "$tmp/fake-sym" >"$tmp/fs.tree"
+	for c in "record -o $tmp/m0.dat -- true" "extract -o $tmp/m0.dat"; do
+		cmd=${c%% *}
+		why="hides addresses \(kptr_restrict\): ktrace $cmd --no-kernel-addresses needs"
+		KTRACE_DIR=$tmp/fake-sym KTRACE_KALLSYMS=$tmp/kallsyms0 check \
+			"$cmd --no-kernel-addresses without kallsyms: exit 1 first" 1 '' "$why" \
+			-- $cmd --no-kernel-addresses ${c#* }
+		tree "$tmp/fake-sym" >"$tmp/fs.tree2"
+		sym_result "$cmd --no-kernel-addresses without kallsyms: no file, no change" \
+			"$(ls "$tmp"/m0.dat* 2>/dev/null; cmp -s "$tmp/fs.tree" "$tmp/fs.tree2" ||
+				echo "the control directory changed")"
+	done
 	# kptr_restrict: kallsyms shows zeros; a warning, the trace unchanged.
 	cp "$tmp/k.dat" "$tmp/k3.dat"
 	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k3.dat" >"$tmp/sym.out" 2>&1
@@ -131,14 +244,19 @@ ffffffffc0002010 modfn+0x10/0x20 [mymod]"
 			"$tmp/sym.out")/$(wc -l <"$tmp/sym.out")" = 1/1 ] ||
 			echo "not the one warning: $(cat "$tmp/sym.out")")$(
 		   cmp "$tmp/k.dat" "$tmp/k3.dat")"
-	# ... and hidden all the same, no name known.
+	# ... but not hidden: without the kernel's range, undecoded data
+	# could hold addresses.  A failure, the trace as it was.
 	cp "$tmp/k.dat" "$tmp/k4.dat"
-	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k4.dat" hide >/dev/null 2>&1
-	left=$(sym_left "$tmp/k4.dat" $addrs | tr '\n' ' ')
-	nq=$("$bin" report "$tmp/k4.dat" | grep -c ' function=? ')
-	sym_result "symbols: hidden without kallsyms: no address left, every function '?'" \
-		"$([ -z "$left" ] || echo "left: $left")$([ "$nq" -eq 6 ] ||
-			echo "$nq of 6 functions '?'")"
+	KTRACE_KALLSYMS=$tmp/kallsyms0 "$symtest" "$tmp/k4.dat" hide >"$tmp/sym.out" 2>&1
+	rc=$?
+	sym_result "symbols hidden without kallsyms: exit 1, the trace as it was, says why" \
+		"$([ "$rc" -eq 1 ] || echo "exit $rc")$(cmp "$tmp/k.dat" "$tmp/k4.dat")$(
+		   grep -q 'kernel addresses cannot be hidden without kallsyms' "$tmp/sym.out" ||
+			echo "no reason: $(cat "$tmp/sym.out")")"
+	KTRACE_KALLSYMS=$tmp/nonexistent "$symtest" "$tmp/k4.dat" hide >"$tmp/sym.out" 2>&1
+	rc=$?
+	sym_result "symbols hidden without a kallsyms file: exit 1, the trace as it was" \
+		"$([ "$rc" -eq 1 ] || echo "exit $rc")$(cmp "$tmp/k.dat" "$tmp/k4.dat")"
 	# A trace without kernel addresses is left alone.
 	cp "$tmp/s.dat" "$tmp/k5.dat"
 	KTRACE_KALLSYMS=$tmp/kallsyms "$symtest" "$tmp/k5.dat" hide >/dev/null 2>&1
