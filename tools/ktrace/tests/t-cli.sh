@@ -197,6 +197,119 @@ check "report -e foo/: a usage error" 2 '' "bad event 'foo:'" -- report -e foo/ 
 check "report -c 0,x: a usage error" 2 '' "bad CPU 'x'" -- report -c 0,x "$tmp/s.dat"
 check "report: two files is a usage error" 2 '' 'one trace file only' \
 	-- report "$tmp/s.dat" "$tmp/s.dat"
+# --realtime with clock references anywhere in 64 bits: the offset as a
+# sign and a magnitude, the times saturated at 0 and 2^64 - 1 ns, never a
+# wrap (REAL - MONO = 2^63 was INT64_MIN; over 2^63 it was taken negative).
+rtclock() {
+	name=$1 mono=$2 real=$3
+	"$mk" "$tmp/rc.dat" "$tmp/rc.exp" clock "$mono" "$real"
+	"$bin" report --realtime "$tmp/rc.dat" >"$tmp/rc.got" 2>&1
+	st=$?
+	python3 - "$tmp/s.exp" "$tmp/rc.got" "$mono" "$real" >"$tmp/rc.diff" 2>&1 <<'PY'
+import sys
+exp = sorted(open(sys.argv[1]).read().splitlines(), key=lambda l: float(l.split(" ")[0]))
+got = open(sys.argv[2]).read().splitlines()
+mono, real = int(sys.argv[3], 0), int(sys.argv[4], 0)
+assert len(exp) == len(got) > 10, (len(exp), len(got))
+for e, g in zip(exp, got):
+    s, ns = e.split(" ")[0].split(".")
+    t = int(s) * 10**9 + int(ns) - 5 * 10**9 + mono
+    r = min(max(t + real - mono, 0), 2**64 - 1)
+    want = "%d.%09d %s" % (r // 10**9, r % 10**9, e.split(" ", 1)[1])
+    assert g == want, (g, want)
+PY
+	result "$name" $((st + $?)) "$tmp/rc.diff"
+}
+rtclock "report --realtime: REAL - MONO = 2^63, no INT64_MIN negated" \
+	5000000000 9223372041854775808
+rtclock "report --realtime: REAL - MONO over 2^63 is positive, saturated at 2^64-1" \
+	5000000000 0xffffffffffffffff
+rtclock "report --realtime: REAL far below MONO" 0x4000000000000000 1
+"$mk" "$tmp/rc.dat" "$tmp/rc.exp" clock 5000000000 0
+check "report --realtime: a REAL reference of 0 is no reference" 1 '' \
+	"rc.dat: no CLOCK_REALTIME reference" -- report --realtime "$tmp/rc.dat"
+
+# Lines of any length: an event whose two strings are 65535 bytes each.
+# Text as the kernel's ascii pipe cuts it: its first 32767 bytes and the
+# newline; JSON whole and valid.
+"$mk" "$tmp/l.dat" "$tmp/l.exp" longstr
+"$bin" report -e bar:long -p my_task "$tmp/l.dat" >"$tmp/l.txt" 2>"$tmp/l.err"
+st=$?
+python3 - "$tmp/l.txt" >"$tmp/l.diff" 2>&1 <<'PY'
+import sys
+got = open(sys.argv[1], "rb").read()
+s = "".join("\\x%02x" % (0xff if i % 2 == 0 else 1) for i in range(65535))
+full = ('5.000000512 0 my_task-456 bar:long a="%s" b="%s" n=255\n' % (s, s)).encode()
+want = full[:32767] + b"\n"
+assert len(got) == 32768 and got == want, (len(got), got[-40:], want[-40:])
+PY
+result "report: a line longer than 32 KiB cut as the ascii pipe cuts it" \
+	$((st + $?)) "$tmp/l.diff"
+"$bin" report --json "$tmp/l.dat" >"$tmp/l.json" 2>"$tmp/l.err"
+st=$?
+python3 - "$tmp/l.json" >"$tmp/lj.diff" 2>&1 <<'PY'
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+assert lines[-1] == "" and len(lines) == 3, len(lines)
+o = json.loads(lines[0])
+s = "".join("\xff" if i % 2 == 0 else "\x01" for i in range(65535))
+assert o["fields"] == {"a": s, "b": s, "n": 255}, o.get("truncated")
+assert o["pid"] == 456 and o["comm"] == "my task", o
+assert json.loads(lines[1])["fields"] == {"x": 7}
+PY
+result "report --json: a line of 768 KiB whole and valid, not truncated" \
+	$((st + $?)) "$tmp/lj.diff"
+
+# Empty lists are errors, not "no filter".
+for a in "-e=" "-c=" "-p=" "-p=," "-c=,," "--event=,"; do
+	check "report ${a%%=*} '${a#*=}': an empty list, exit 2" 2 '' "an empty list" \
+		-- report "${a%%=*}" "${a#*=}" "$tmp/s.dat"
+done
+# -p: digits only are a pid; names as report prints them or as they are.
+check "report -p 7z: a task name starting with a digit" 0 '^5.000001024 0 7z-123 bar:long x=7$' \
+	'' -- report -p 7z "$tmp/l.dat"
+check "report -p 'my task': the name as it is" 0 '^5.000000512 0 my_task-456 bar:long a=' \
+	'' -- report -p 'my task' "$tmp/l.dat"
+check "report -p my_task: the name as report prints it" 0 '^5.000000512 0 my_task-456 ' \
+	'' -- report -p my_task "$tmp/l.dat"
+check "report -p 12x3: still a name, not a bad pid" 0 '' \
+	"warning: -p 12x3: no event of a task of this name" -- report -p 12x3 "$tmp/l.dat"
+check "report -p nosuch,123 -c 0,5: a warning for each item with no event" 0 '7z-123' \
+	'warning: -p nosuch: no event of a task of this name' \
+	-- report -p nosuch,123 -c 0,5 "$tmp/l.dat"
+"$bin" report -p nosuch,123,77 -c 0,5 "$tmp/l.dat" 2>&1 >/dev/null |
+	sed 's/^ktrace report: [^ ]*: //' >"$tmp/w.got"
+printf '%s\n' 'warning: -c 5: no event on this CPU' 'warning: -p 77: no event of this pid' \
+	'warning: -p nosuch: no event of a task of this name' >"$tmp/w.want"
+diff "$tmp/w.want" "$tmp/w.got" >"$tmp/w.diff"
+result "report: the warnings name exactly the -c and -p items with no event" $? "$tmp/w.diff"
+check "report -p 99999999999: a bad pid" 2 '' "bad pid '99999999999'" \
+	-- report -p 99999999999 "$tmp/s.dat"
+
+# stat --json: nothing dropped (a trigger line of 5 KB, a file name of
+# 1.5 KB), one entry per event type even when two share a GROUP:NAME.
+long=$tmp/$(printf 'd%.0s' $(seq 1 200))/$(printf 'e%.0s' $(seq 1 200))
+long=$long/$(printf 'f%.0s' $(seq 1 200))/$(printf 'g%.0s' $(seq 1 200))
+long=$long/$(printf 'h%.0s' $(seq 1 200))/$(printf 'i%.0s' $(seq 1 200))
+mkdir -p "$long"
+cp "$tmp/l.dat" "$long/l.dat"
+"$bin" stat --json "$long/l.dat" >"$tmp/sl.json" 2>/dev/null
+st=$?
+python3 - "$tmp/sl.json" "$long/l.dat" >"$tmp/sl.diff" 2>&1 <<'PY'
+import json, sys
+def no_dup(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+d = json.load(open(sys.argv[1]), object_pairs_hook=no_dup)
+assert d["file"] == sys.argv[2], d["file"][:40]
+assert d["triggers"] == ["oom action=stop hits=1 fired=0 note=" + "x" * 5000], d["triggers"]
+assert d["events_per_type"] == [
+    {"event": "bar:long", "channel": "medium", "kind": "expanded", "count": 1},
+    {"event": "bar:long", "channel": "high", "kind": "compact", "count": 1}], d["events_per_type"]
+PY
+result "stat --json: long strings whole, two types of one GROUP:NAME apart" \
+	$((st + $?)) "$tmp/sl.diff"
 mkdir "$tmp/cwd" "$tmp/nocwd"
 cp "$tmp/s.dat" "$tmp/cwd/ktrace.dat"
 (cd "$tmp/cwd" && "$bin" report >"$tmp/d.got" 2>&1)
@@ -220,8 +333,11 @@ d = json.load(open(sys.argv[2]))
 assert d["events"] == int(re.search(r"^events: (\d+)$", text, re.M).group(1)) == 17
 for k in ("first", "last", "span"):
     assert d[k] == re.search(r"^%s: (\S+)$" % k, text, re.M).group(1), k
-types = dict(re.findall(r"^  ([a-z]+:[a-z]+|unknown) (\d+)$", text, re.M))
-assert d["events_per_type"] == {k: int(v) for k, v in types.items()}, d["events_per_type"]
+types = [(k, int(v)) for k, v in re.findall(r"^  ([a-z]+:[a-z]+|unknown) (\d+)$", text, re.M)]
+assert [(e["event"], e["count"]) for e in d["events_per_type"]] == types, d["events_per_type"]
+kinds = {e["event"]: (e.get("channel"), e.get("kind")) for e in d["events_per_type"]}
+assert kinds["foo:bits"] == ("high", "compact") and kinds["bar:io"] == ("medium", "expanded")
+assert kinds["unknown"] == (None, None), kinds
 assert d["events_per_cpu"] == {"0": 5, "1": 12}, d["events_per_cpu"]
 streams = re.findall(r"^  cpu(\d+) (\w+): subbufs=(\d+) seq=(\d+)-(\d+) events=(\d+) "
                      r"dropped=(\d+) overwritten=(\d+) lost_subbufs=(\d+) mode=(\w+)$", text, re.M)
