@@ -370,7 +370,9 @@ printf '%s\n' 'name: wakeup' 'group: sched' 'channel: high' 'kind: compact' 'id:
 	'field: pid offset=0 size=22 display=pid' >"$kd/events/sched/wakeup/format"
 printf '%s\n' 'name: entry' 'group: irq' 'channel: medium' 'kind: expanded' 'major: 3' \
 	'minor: 1' 'field: irq offset=0 size=4 display=dec signed' \
-	'field: name offset=4 size=0 display=string' >"$kd/events/irq/entry/format"
+	'field: handler offset=8 size=8 display=symbol kaddr' \
+	'field: level offset=16 size=4 display=enum signed kaddr values=-1:low,0:mid,1:high' \
+	'field: name offset=20 size=0 display=string' >"$kd/events/irq/entry/format"
 echo 'drop [overwrite] hybrid' >"$kd/mode"
 echo 1024 >"$kd/buffer_size_kb"
 printf '%s\n' 'oom action=stop hits=3 fired=1' 'latency:irq:entry,irq:exit>500us hits=10 fired=0 untracked=0' \
@@ -394,10 +396,13 @@ printf '%s\n' 'irq:entry [disabled]' 'sched:switch [enabled]' 'sched:wakeup [dis
 	>"$tmp/list.want"
 KTRACE_DIR=$kd exact "list: GROUP:NAME [state], sorted" "$tmp/list.want" list
 printf '%s\n' 'irq:entry [disabled]' '    irq size=4 display=dec signed' \
+	'    handler size=8 display=symbol kaddr' \
+	'    level size=4 display=enum signed kaddr values=-1:low,0:mid,1:high' \
 	'    name size=0 display=string' 'sched:switch [enabled]' '    prev size=16 display=pid' \
-	'    state size=4 display=enum' 'sched:wakeup [disabled]' '    pid size=22 display=pid' \
-	>"$tmp/listv.want"
-KTRACE_DIR=$kd exact "list -v: the fields of each event" "$tmp/listv.want" list -v
+	'    state size=4 display=enum values=0:R,1:S' 'sched:wakeup [disabled]' \
+	'    pid size=22 display=pid' >"$tmp/listv.want"
+KTRACE_DIR=$kd exact "list -v: the fields of each event, every attribute (signed, kaddr, values=)" \
+	"$tmp/listv.want" list -v
 printf '%s\n' 'tracing: on' 'state: frozen' 'mode: overwrite' 'buffer: 1024 KiB per CPU' \
 	'events: 1 of 3 enabled' '  irq: 0 of 1' '  sched: 1 of 2' 'triggers:' \
 	'  oom action=stop hits=3 fired=1' \
