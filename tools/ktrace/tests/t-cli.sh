@@ -453,10 +453,38 @@ if command -v rst2man >/dev/null 2>&1 || command -v rst2man.py >/dev/null 2>&1; 
 		grep -q -x 'KTRACE LIST' "$tmp/man.txt" && grep -q -- '--realtime=iso' "$tmp/man.txt"
 	result "ktrace.1 renders: KTRACE(1), NAME, SYNOPSIS, the report options, list" $? \
 		"$tmp/man.diff"
+	# Nothing docutils could not parse, no merge conflict left in it.
+	! grep -n -E 'System Message|^ *(<<<<<<<|=======|>>>>>>>)' "$tmp/man.txt" >"$tmp/man.bad"
+	result "ktrace.1: no docutils System Message, no conflict marker" $? "$tmp/man.bad"
+	# A docutils warning fails the build: a title underline too short.
+	sed 's/^ktrace list$/ktrace list, too long/' "$src/../../Documentation/tools/ktrace/ktrace.rst" \
+		>"$tmp/bad.rst"
+	grep -q '^ktrace list, too long$' "$tmp/bad.rst" &&
+		! make -s -C "$src" O="$tmp/badman" KTRACE_RST="$tmp/bad.rst" man \
+		>"$tmp/badman.log" 2>&1 && grep -q 'Title underline too short' "$tmp/badman.log" &&
+		[ ! -e "$tmp/badman/ktrace.1" ]
+	result "make man: a docutils warning fails it, no page left" $? "$tmp/badman.log"
 else
 	n=$((n + 1))
 	echo "ok $n # SKIP no rst2man (python3-docutils): no man page"
 fi
+# make install without rst2man (or with NO_MAN=1): the tool and the
+# completion, no man page; a warning only without rst2man.
+for how in RST2MAN= NO_MAN=1; do
+	rm -rf "$tmp/inst2"
+	make -s -C "$src" O="$(dirname "$bin")" DESTDIR="$tmp/inst2" prefix=/usr "$how" install \
+		>"$tmp/inst2.log" 2>&1 &&
+		[ -x "$tmp/inst2/usr/bin/ktrace" ] &&
+		[ -f "$tmp/inst2/usr/share/bash-completion/completions/ktrace" ] &&
+		[ ! -e "$tmp/inst2/usr/share/man" ] &&
+		if [ "$how" = RST2MAN= ]; then
+			grep -qx 'warning: rst2man not found (python3-docutils): man page not installed' \
+				"$tmp/inst2.log"
+		else
+			[ ! -s "$tmp/inst2.log" ]
+		fi
+	result "make install $how: the tool and the completion, no man page" $? "$tmp/inst2.log"
+done
 # Completion: commands, options, events from ktrace list (KTRACE_DIR),
 # GROUP:NAME whatever COMP_WORDBREAKS, the last item of a list.
 complete_as() {
