@@ -506,3 +506,42 @@ result "completion: report -e s -> the groups and events of ktrace list" $?
 result "completion: record -e irq:entry,sched:w -> wakeup (after the colon)" $?
 [ "$(complete_as 'COMP_LINE="ktrace record -m o"; COMP_POINT=${#COMP_LINE}')" = "overwrite" ]
 result "completion: record -m o -> overwrite" $?
+# '=' in COMP_WORDBREAKS as ':' (bash's default has both): bash replaces
+# only what follows the last of them; --OPTION=VALUE completes the value.
+wb_all=$(printf ' \t\n"'"'"'><=;|&(:')
+wb_colon=$(printf ' \t\n"'"'"'><;|&(:')
+wb_none=$(printf ' \t\n"'"'"'><;|&(')
+# cl WORDBREAKS LINE: the completion of LINE with these word breaks.
+cl() {
+	WB=$1 LINE=$2
+	export WB LINE
+	complete_as 'COMP_WORDBREAKS=$WB; COMP_LINE=$LINE; COMP_POINT=${#COMP_LINE}'
+}
+r=0
+[ "$(cl "$wb_all" 'ktrace report --realtime=')" = "iso" ] || r=1
+[ "$(cl "$wb_all" 'ktrace report --realtime=i')" = "iso" ] || r=$((r + 2))
+[ "$(cl "$wb_colon" 'ktrace report --realtime=')" = "--realtime=iso" ] || r=$((r + 4))
+result "completion: report --realtime=<TAB> -> iso (with '=' a word break), not doubled" $r
+r=0
+[ "$(cl "$wb_all" 'ktrace record --event=sched:w')" = "wakeup" ] || r=1
+[ "$(cl "$wb_colon" 'ktrace record --event=sched:w')" = "wakeup" ] || r=$((r + 2))
+[ "$(cl "${wb_all%:}" 'ktrace record --event=sched:w')" = "sched:wakeup" ] || r=$((r + 4))
+[ "$(cl "$wb_none" 'ktrace record --event=irq:entry,s')" = \
+	"--event=irq:entry,sched --event=irq:entry,sched:switch --event=irq:entry,sched:wakeup" ] ||
+	r=$((r + 8))
+[ "$(cl "$wb_all" 'ktrace record --mode=h')" = "hybrid" ] || r=$((r + 16))
+[ "$(cl "$wb_all" 'ktrace report --cpu=')" = "" ] || r=$((r + 32))
+result "completion: --event=GROUP:NAME and --mode=MODE, whatever the word breaks ($r)" $r
+# Every long option of each command's --help is completed.
+r=
+for c in record extract report stat status list; do
+	got=" $(cl "$wb_all" "ktrace $c --") "
+	for o in $("$bin" "$c" --help | grep -oE -- '(^|[ [,])--[a-z][a-z-]*' | tr -d ' [,' |
+		sort -u); do
+		case $got in *" $o "*) ;; *) r="$r $c:$o" ;; esac
+	done
+done
+[ -z "$r" ] && case " $(cl "$wb_all" 'ktrace record --no')" in *" --no-kernel-addresses"*) ;;
+	*) false ;; esac
+result "completion: every option of each command's --help (record --no-kernel-addresses,\
+ extract's)${r:+: missing$r}" $?
