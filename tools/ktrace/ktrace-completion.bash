@@ -37,11 +37,43 @@ _ktrace()
 	cur=${words[cword]}
 	prev=${words[cword - 1]}
 	_ktrace_complete "$cur" "$prev" "$cword" "${words[@]}"
-	# bash replaces only what follows the last ':' of the word.
-	if [ -n "${COMP_LINE+x}" ] && [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
-		line=${cur%"${cur##*:}"}
-		COMPREPLY=("${COMPREPLY[@]#"$line"}")
+	# bash replaces only what follows the last ':' or '=' of the word
+	# that COMP_WORDBREAKS has (--realtime=iso, --event=sched:switch):
+	# leave out what comes before it.
+	if [ -n "${COMP_LINE+x}" ]; then
+		head=""
+		[[ $COMP_WORDBREAKS == *:* ]] && head+=":"
+		[[ $COMP_WORDBREAKS == *=* ]] && head+="="
+		if [ -n "$head" ] && [[ $cur == *["$head"]* ]]; then
+			line=${cur%"${cur##*["$head"]}"}
+			COMPREPLY=("${COMPREPLY[@]#"$line"}")
+		fi
 	fi
+	return 0
+}
+
+# _ktrace_value OPTION CUR: COMPREPLY for CUR, the value of OPTION; false
+# if OPTION takes no value completed here.
+_ktrace_value()
+{
+	local head cur=$2
+
+	case $1 in
+	-e|--event)
+		# A comma-separated list: complete its last item.
+		head=""
+		[[ $cur == *,* ]] && head=${cur%,*},
+		_ktrace_words "$(_ktrace_events)" "${cur##*,}"
+		COMPREPLY=("${COMPREPLY[@]/#/$head}") ;;
+	-m|--mode)
+		_ktrace_words "drop overwrite hybrid" "$cur" ;;
+	-o|--output)
+		# shellcheck disable=SC2207
+		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	-c|--cpu|-p|--pid|--from|--to|-b|--buffer-kb|-t|--trigger)
+		COMPREPLY=() ;;
+	*) return 1 ;;
+	esac
 	return 0
 }
 
@@ -80,24 +112,13 @@ _ktrace_complete()
 		return 0 ;;
 	*) return 0 ;;
 	esac
-	case $prev in
-	-e|--event)
-		# A comma-separated list: complete its last item.
-		head=""
-		[[ $cur == *,* ]] && head=${cur%,*},
-		_ktrace_words "$(_ktrace_events)" "${cur##*,}"
+	# --event=VALUE, --mode=VALUE, ...: the value, after OPTION=.
+	if [[ $cur == --*=* ]] && _ktrace_value "${cur%%=*}" "${cur#*=}"; then
+		head=${cur%%=*}=
 		COMPREPLY=("${COMPREPLY[@]/#/$head}")
-		return 0 ;;
-	-m|--mode)
-		_ktrace_words "drop overwrite hybrid" "$cur"
-		return 0 ;;
-	-o|--output)
-		# shellcheck disable=SC2207
-		COMPREPLY=($(compgen -f -- "$cur"))
-		return 0 ;;
-	-c|--cpu|-p|--pid|--from|--to|-b|--buffer-kb|-t|--trigger)
-		return 0 ;;
-	esac
+		return 0
+	fi
+	_ktrace_value "$prev" "$cur" && return 0
 	case $cur in
 	-*) _ktrace_words "$opts" "$cur" ;;
 	*)

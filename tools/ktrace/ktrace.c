@@ -147,7 +147,11 @@ static int read_events(const char *cmd, const char *dir, struct ev_ent **evs)
 	return n;
 }
 
-/* The fields of an event's format file: "field: NAME offset=O size=S display=D [signed]". */
+/*
+ * The fields of an event's format file, "field: NAME offset=O size=S
+ * display=D [signed] [kaddr] [values=V:NAME,...]": the name, size and
+ * display, then every attribute after the display, as the file has it.
+ */
 static void print_fields(const char *dir, const struct ev_ent *e)
 {
 	char path[256], *fmt, *line, *save = NULL;
@@ -163,8 +167,7 @@ static void print_fields(const char *dir, const struct ev_ent *e)
 		if (sscanf(line, "field: %32s offset=%u size=%u display=%15s%n", name, &off,
 			   &size, display, &used) != 4 || !used)
 			continue;
-		printf("    %s size=%u display=%s%s\n", name, size, display,
-		       !strncmp(line + used, " signed", 7) ? " signed" : "");
+		printf("    %s size=%u display=%s%s\n", name, size, display, line + used);
 	}
 	free(fmt);
 }
@@ -191,7 +194,8 @@ static int cmd_list(int argc, char **argv)
 			       "List the events the running kernel offers, GROUP:NAME with their\n"
 			       "state ([enabled] or [disabled]), from $KTRACE_DIR/events/ (by\n"
 			       "default %s/events/).\n\n"
-			       "  -v, --verbose        their fields too: name, size, display\n"
+			       "  -v, --verbose        their fields too: name, size, display and the\n"
+			       "                       attributes (signed, kaddr, values=...)\n"
 			       "  -h, --help           this help\n", KT_DEFAULT_DIR);
 			return 0;
 		default:

@@ -27,27 +27,74 @@
 #include "trace.h"
 
 #define EXIT_USAGE	2
-#define LINE_MAX_LEN	(32 * 1024)
+
+/* Make room in @b for @n more bytes and a NUL; false if it cannot. */
+static bool buf_room(struct kt_buf *b, size_t n)
+{
+	size_t size = b->size ? b->size : 256;
+	char *p;
+
+	if (b->len + n < b->size)
+		return true;
+	if (!b->grow || n > SIZE_MAX / 4 - b->len)
+		return false;
+	while (size <= b->len + n)
+		size *= 2;
+	p = realloc(b->p, size);
+	if (!p)
+		return false;
+	b->p = p;
+	b->size = size;
+	return true;
+}
 
 void kt_bufprintf(struct kt_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room;
 	int n;
 
-	if (b->len >= b->size)
+	if (b->overflow)
 		return;
+	/* Where it fits, once; else again once there is room. */
+	room = b->size > b->len ? b->size - b->len : 0;
 	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->len, b->size - b->len, fmt, ap);
+	n = vsnprintf(room ? b->p + b->len : NULL, room, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		b->len += n;
+	if (n >= 0 && (size_t)n >= room) {
+		if (room)
+			b->p[b->len] = '\0';	/* nothing of it, rather than a part */
+		if (!buf_room(b, n)) {
+			b->overflow = true;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, b->size - b->len, fmt, ap);
+		va_end(ap);
+	}
+	if (n < 0) {
+		b->overflow = true;
+		return;
+	}
+	b->len += n;
+}
+
+/* One byte, the common case of the string escapers, without vsnprintf(). */
+static void buf_putc(struct kt_buf *b, char ch)
+{
+	if (b->overflow || !buf_room(b, 1)) {
+		b->overflow = true;
+		return;
+	}
+	b->p[b->len++] = ch;
+	b->p[b->len] = '\0';
 }
 
 static void put_string(struct kt_buf *b, const unsigned char *s, size_t len)
 {
 	size_t i;
 
-	kt_bufprintf(b, "\"");
+	buf_putc(b, '"');
 	for (i = 0; i < len; i++) {
 		unsigned char ch = s[i];
 
@@ -60,9 +107,9 @@ static void put_string(struct kt_buf *b, const unsigned char *s, size_t len)
 		else if (ch < 0x20 || ch > 0x7e)
 			kt_bufprintf(b, "\\x%02x", ch);
 		else
-			kt_bufprintf(b, "%c", ch);
+			buf_putc(b, ch);
 	}
-	kt_bufprintf(b, "\"");
+	buf_putc(b, '"');
 }
 
 /* The length of the well-formed UTF-8 sequence at s, or 0. */
@@ -98,7 +145,7 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len)
 {
 	size_t i, n;
 
-	kt_bufprintf(b, "\"");
+	buf_putc(b, '"');
 	for (i = 0; i < len; i++) {
 		unsigned char ch = s[i];
 
@@ -110,7 +157,7 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len)
 		} else if (ch == '\t') {
 			kt_bufprintf(b, "\\t");
 		} else if (ch >= 0x20 && ch < 0x7f) {
-			kt_bufprintf(b, "%c", ch);
+			buf_putc(b, ch);
 		} else if (n) {
 			kt_bufprintf(b, "%.*s", (int)n, (const char *)s + i);
 			i += n - 1;
@@ -118,7 +165,7 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len)
 			kt_bufprintf(b, "\\u%04x", ch);
 		}
 	}
-	kt_bufprintf(b, "\"");
+	buf_putc(b, '"');
 }
 
 /* What field_value() found. */
@@ -207,8 +254,8 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct kt_field *f,
 		      const struct kt_record *r, bool json)
 {
-	char word[1024] = "";	/* an enum name, a symbol, ... */
-	struct kt_buf w = { word, sizeof(word), 0 };
+	/* An enum name, a symbol (of any length the symbols section has), ... */
+	struct kt_buf w = { .grow = true };
 	const unsigned char *s = NULL;
 	size_t len = 0;
 	uint64_t v = 0;
@@ -218,10 +265,12 @@ static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct k
 		kt_bufprintf(b, json ? "null" : "?");
 		break;
 	case KT_VALUE_WORD:
-		if (json)
-			kt_json_string(b, (const unsigned char *)word, strlen(word));
+		if (w.overflow)
+			b->overflow = true;
+		else if (json)
+			kt_json_string(b, (const unsigned char *)w.p, w.len);
 		else
-			kt_bufprintf(b, "%s", word);
+			kt_bufprintf(b, "%s", w.p);
 		break;
 	case KT_VALUE_SIGNED:
 		kt_bufprintf(b, "%lld", (long long)v);
@@ -236,6 +285,7 @@ static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct k
 			put_string(b, s, len);
 		break;
 	}
+	free(w.p);
 }
 
 void kt_time_str(char *buf, size_t size, uint64_t ns)
@@ -255,40 +305,51 @@ static void comm_word(const struct kt_trace *t, int pid, char *comm, size_t size
 			*p = '_';
 }
 
-void kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
-		    char *line, size_t size)
+/*
+ * The text line of @r in @b, grown as needed; a line longer than the
+ * kernel's ascii pipe prints (KT_LINE_MAX bytes with its newline) is cut
+ * as it cuts it: its first KT_LINE_MAX - 1 bytes, then the newline.
+ */
+int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
+		   struct kt_buf *b)
 {
-	struct kt_buf b = { line, size - 1, 0 };
 	const struct kt_event *ev = r->event;
 	char comm[17];
 	unsigned int i;
 
+	b->len = 0;
+	b->overflow = false;
 	comm_word(t, r->pid, comm, sizeof(comm));
-	kt_bufprintf(&b, "%s %u %s-%d ", time, r->cpu, comm, r->pid);
+	kt_bufprintf(b, "%s %u %s-%d ", time, r->cpu, comm, r->pid);
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
-		kt_bufprintf(&b, "unknown:%s id=%u payload=0x%x", kt_channel_name(r->channel),
+		kt_bufprintf(b, "unknown:%s id=%u payload=0x%x", kt_channel_name(r->channel),
 			     r->id, r->payload);
 	else if (!ev)
-		kt_bufprintf(&b, "unknown:%s major=%u minor=%u length=%u",
+		kt_bufprintf(b, "unknown:%s major=%u minor=%u length=%u",
 			     kt_channel_name(r->channel), r->major, r->minor, r->length);
 	else
-		kt_bufprintf(&b, "%s:%s", ev->group, ev->name);
+		kt_bufprintf(b, "%s:%s", ev->group, ev->name);
 	for (i = 0; ev && i < ev->nr_fields; i++) {
-		kt_bufprintf(&b, " %s=", ev->fields[i].name);
-		put_field(&b, t, &ev->fields[i], r, false);
+		kt_bufprintf(b, " %s=", ev->fields[i].name);
+		put_field(b, t, &ev->fields[i], r, false);
 	}
-	if (b.len > size - 2)
-		b.len = size - 2;
-	line[b.len++] = '\n';
-	line[b.len] = '\0';
+	buf_putc(b, '\n');
+	if (b->overflow)
+		return -1;
+	if (b->len > KT_LINE_MAX) {
+		b->len = KT_LINE_MAX;
+		b->p[b->len - 1] = '\n';
+		b->p[b->len] = '\0';
+	}
+	return 0;
 }
 
-void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size)
+int kt_format(struct kt_trace *t, const struct kt_record *r, struct kt_buf *b)
 {
 	char time[32];
 
 	kt_time_str(time, sizeof(time), r->ns);
-	kt_format_time(t, r, time, line, size);
+	return kt_format_time(t, r, time, b);
 }
 
 /* ,"event":"GROUP:NAME", names of the trace, escaped as any string of it. */
@@ -302,46 +363,45 @@ static void put_json_event(struct kt_buf *b, const struct kt_event *ev)
 }
 
 /*
- * One record as a JSON object, without a newline: @time as a string (the
- * first column of the text report), the task's real name, the event as
- * "group:name" and its fields as an object; @extra, if not NULL, is
- * inserted after the time ("\"realtime\":\"...\",").  A line too long for
- * @size is cut short to a valid object: {"truncated":true,...}.
+ * One record as a JSON object, without a newline, in @b, grown as needed:
+ * @time as a string (the first column of the text report), the task's
+ * real name, the event as "group:name" and its fields as an object;
+ * @extra, if not NULL, is inserted after the time ("\"realtime\":\"...\",").
+ * Never cut short: 0, or -1 when out of memory.
  */
-void kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
-		    const char *extra, char *line, size_t size)
+int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
+		   const char *extra, struct kt_buf *b)
 {
-	struct kt_buf b = { line, size - 1, 0 };
 	const struct kt_event *ev = r->event;
 	const char *comm = kt_comm(t, r->pid);
 	unsigned int i;
 
-	kt_bufprintf(&b, "{\"time\":\"%s\",%s\"cpu\":%u,\"pid\":%d,\"comm\":", time,
+	b->len = 0;
+	b->overflow = false;
+	kt_bufprintf(b, "{\"time\":\"%s\",%s\"cpu\":%u,\"pid\":%d,\"comm\":", time,
 		     extra ? extra : "", r->cpu, r->pid);
-	kt_json_string(&b, (const unsigned char *)comm, strlen(comm));
+	kt_json_string(b, (const unsigned char *)comm, strlen(comm));
 	if (!ev)
-		kt_bufprintf(&b, ",\"event\":\"unknown:%s\"", kt_channel_name(r->channel));
+		kt_bufprintf(b, ",\"event\":\"unknown:%s\"", kt_channel_name(r->channel));
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
-		kt_bufprintf(&b, ",\"fields\":{\"id\":%u,\"payload\":\"0x%x\"}", r->id,
+		kt_bufprintf(b, ",\"fields\":{\"id\":%u,\"payload\":\"0x%x\"}", r->id,
 			     r->payload);
 	else if (!ev)
-		kt_bufprintf(&b, ",\"fields\":{\"major\":%u,\"minor\":%u,\"length\":%u}",
+		kt_bufprintf(b, ",\"fields\":{\"major\":%u,\"minor\":%u,\"length\":%u}",
 			     r->major, r->minor, r->length);
 	else
-		put_json_event(&b, ev);
+		put_json_event(b, ev);
 	if (ev)
-		kt_bufprintf(&b, ",\"fields\":{");
+		kt_bufprintf(b, ",\"fields\":{");
 	for (i = 0; ev && i < ev->nr_fields; i++) {
-		kt_bufprintf(&b, "%s", i ? "," : "");
-		kt_json_string(&b, (const unsigned char *)ev->fields[i].name,
+		kt_bufprintf(b, "%s", i ? "," : "");
+		kt_json_string(b, (const unsigned char *)ev->fields[i].name,
 			       strlen(ev->fields[i].name));
-		kt_bufprintf(&b, ":");
-		put_field(&b, t, &ev->fields[i], r, true);
+		kt_bufprintf(b, ":");
+		put_field(b, t, &ev->fields[i], r, true);
 	}
-	kt_bufprintf(&b, "%s}", ev ? "}" : "");
-	if (b.len >= b.size)
-		snprintf(line, size, "{\"time\":\"%s\",\"cpu\":%u,\"pid\":%d,\"truncated\":true}",
-			 time, r->cpu, r->pid);
+	kt_bufprintf(b, "%s}", ev ? "}" : "");
+	return b->overflow ? -1 : 0;
 }
 
 /* The time bases of report's time column, --from and --to. */
@@ -352,14 +412,17 @@ struct filter {
 	unsigned int nr_cpus, nr_pids;
 	char **comms;
 	unsigned int nr_comms;
+	/* Which -c, -p items some event of the trace has: warned of if not. */
+	bool *cpu_hit, *pid_hit, *comm_hit;
 	char **events;
 	unsigned int nr_events;
 	uint64_t from, to;
-	char *line;
-	size_t line_size;
+	struct kt_buf line;		/* grown as lines need */
 	bool relative, json;
 	enum time_base base;
-	int64_t real_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	/* CLOCK_REALTIME - CLOCK_MONOTONIC, as a sign and a magnitude: all of u64 */
+	uint64_t real_mag;
+	bool real_neg;
 	int64_t rel_from, rel_to;
 	uint64_t origin;
 	bool have_origin;
@@ -409,9 +472,19 @@ static bool event_matches(const struct filter *f, const struct kt_record *r)
 	return false;
 }
 
-static bool task_matches(const struct filter *f, struct kt_trace *t, const struct kt_record *r)
+/* @name, a -p item, names the task @pid: as report prints it or as it is. */
+static bool comm_is(struct kt_trace *t, int pid, const char *name)
 {
 	char comm[17];
+
+	if (!strcmp(kt_comm(t, pid), name))
+		return true;
+	comm_word(t, pid, comm, sizeof(comm));
+	return !strcmp(comm, name);
+}
+
+static bool task_matches(const struct filter *f, struct kt_trace *t, const struct kt_record *r)
+{
 	unsigned int i;
 
 	if (!f->nr_pids && !f->nr_comms)
@@ -419,11 +492,8 @@ static bool task_matches(const struct filter *f, struct kt_trace *t, const struc
 	for (i = 0; i < f->nr_pids; i++)
 		if (r->pid == f->pids[i])
 			return true;
-	if (!f->nr_comms)
-		return false;
-	comm_word(t, r->pid, comm, sizeof(comm));
 	for (i = 0; i < f->nr_comms; i++)
-		if (!strcmp(comm, f->comms[i]))
+		if (comm_is(t, r->pid, f->comms[i]))
 			return true;
 	return false;
 }
@@ -438,14 +508,50 @@ static bool cpu_matches(const struct filter *f, const struct kt_record *r)
 	return !f->nr_cpus;
 }
 
-/* CLOCK_REALTIME of a CLOCK_MONOTONIC time of the trace. */
+/* Note the -c and -p items that @r has, whatever the other filters say. */
+static void note_hits(struct filter *f, struct kt_trace *t, const struct kt_record *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_cpus; i++)
+		f->cpu_hit[i] = f->cpu_hit[i] || r->cpu == f->cpus[i];
+	for (i = 0; i < f->nr_pids; i++)
+		f->pid_hit[i] = f->pid_hit[i] || r->pid == f->pids[i];
+	for (i = 0; i < f->nr_comms; i++)
+		f->comm_hit[i] = f->comm_hit[i] || comm_is(t, r->pid, f->comms[i]);
+}
+
+/* A warning for each -c or -p item that no event of the trace has. */
+static void warn_misses(const struct filter *f, const char *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_cpus; i++)
+		if (!f->cpu_hit[i])
+			fprintf(stderr,
+				"ktrace report: %s: warning: -c %ld: no event on this CPU\n",
+				path, f->cpus[i]);
+	for (i = 0; i < f->nr_pids; i++)
+		if (!f->pid_hit[i])
+			fprintf(stderr,
+				"ktrace report: %s: warning: -p %ld: no event of this pid\n",
+				path, f->pids[i]);
+	for (i = 0; i < f->nr_comms; i++)
+		if (!f->comm_hit[i])
+			fprintf(stderr,
+				"ktrace report: %s: warning: -p %s: no event of a task of this name\n",
+				path, f->comms[i]);
+}
+
+/*
+ * CLOCK_REALTIME of a CLOCK_MONOTONIC time of the trace, saturated at 0
+ * and UINT64_MAX: the references can be anything a file holds.
+ */
 static uint64_t real_ns(const struct filter *f, uint64_t ns)
 {
-	int64_t off = f->real_offset;
-
-	if (off < 0 && (uint64_t)-off > ns)
-		return 0;
-	return ns + off;
+	if (f->real_neg)
+		return ns > f->real_mag ? ns - f->real_mag : 0;
+	return ns > UINT64_MAX - f->real_mag ? UINT64_MAX : ns + f->real_mag;
 }
 
 /* A CLOCK_REALTIME time as SECONDS.NANOSECONDS, or in ISO 8601 UTC. */
@@ -471,6 +577,7 @@ static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	uint64_t at = f->base == TB_MONO ? r->ns : real_ns(f, r->ns);
 	char time[64], extra[96] = "";
 
+	note_hits(f, t, r);
 	if (!cpu_matches(f, r) || at < f->from || at > f->to || !event_matches(f, r) ||
 	    !task_matches(f, t, r))
 		return 0;
@@ -491,11 +598,13 @@ static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		kt_time_str(time, sizeof(time), r->ns);
 	}
 	if (f->json) {
-		kt_format_json(t, r, time, extra, f->line, f->line_size);
-		return puts(f->line) == EOF ? -1 : 0;
+		if (kt_format_json(t, r, time, extra, &f->line))
+			return -1;
+		buf_putc(&f->line, '\n');
+	} else if (kt_format_time(t, r, time, &f->line)) {
+		return -1;
 	}
-	kt_format_time(t, r, time, f->line, f->line_size);
-	return fputs(f->line, stdout) == EOF ? -1 : 0;
+	return fwrite(f->line.p, 1, f->line.len, stdout) != f->line.len ? -1 : 0;
 }
 
 /* [+-]SECONDS[.FRACTION] to signed nanoseconds; -1 if malformed. */
@@ -581,21 +690,29 @@ static bool add_str(char ***list, unsigned int *nr, char *v)
 	return true;
 }
 
+/* All digits: a pid, a CPU. */
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
 /*
- * -c, -p and -e: comma-separated lists, the option repeatable.  A pid
- * that is not a number is a task name.  Events as GROUP, GROUP:NAME or
- * GROUP/NAME, kept as GROUP or GROUP:NAME.  Returns 0, 1 when out of
- * memory, or EXIT_USAGE after a message.
+ * -c, -p and -e: comma-separated lists, the option repeatable; a list of
+ * no item (-p '', -p ,) is an error, not "no filter".  A -p item of
+ * digits only is a pid, any other a task name (7z, 2to3).  Events as
+ * GROUP, GROUP:NAME or GROUP/NAME, kept as GROUP or GROUP:NAME.  Returns
+ * 0, 1 when out of memory, or EXIT_USAGE after a message.
  */
 static int parse_list(struct filter *f, int opt, char *arg)
 {
 	char *tok, *save = NULL, *p;
+	unsigned int items = 0;
 	long v;
 
-	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save), items++) {
 		switch (opt) {
 		case 'c':
-			v = parse_num(tok, KTF_MAX_CPUS - 1);
+			v = all_digits(tok) ? parse_num(tok, KTF_MAX_CPUS - 1) : -1;
 			if (v < 0) {
 				fprintf(stderr, "ktrace report: bad CPU '%s'\n", tok);
 				return EXIT_USAGE;
@@ -604,7 +721,7 @@ static int parse_list(struct filter *f, int opt, char *arg)
 				return 1;
 			break;
 		case 'p':
-			if (*tok >= '0' && *tok <= '9') {
+			if (all_digits(tok)) {
 				v = parse_num(tok, INT32_MAX);
 				if (v < 0) {
 					fprintf(stderr, "ktrace report: bad pid '%s'\n", tok);
@@ -629,6 +746,11 @@ static int parse_list(struct filter *f, int opt, char *arg)
 			if (!add_str(&f->events, &f->nr_events, tok))
 				return 1;
 		}
+	}
+	if (!items) {
+		fprintf(stderr, "ktrace report: -%c '%s': an empty list: want %s\n", opt, arg,
+			opt == 'c' ? "CPU,..." : opt == 'p' ? "PID|COMM,..." : "EVENT,...");
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -665,8 +787,6 @@ static int check_events(const struct filter *f, const struct kt_trace *t)
 }
 
 #define DEFAULT_FILE	"ktrace.dat"
-/* A JSON line: an expanded record's 65535 bytes, each escaped as \u00XX. */
-#define JSON_LINE_MAX	(6 * 65536 + 4096)
 
 static const char report_help[] =
 	"usage: ktrace report [-c CPU,...] [-p PID|COMM,...] [-e EVENT,...] [--from SEC]\n"
@@ -677,8 +797,8 @@ static const char report_help[] =
 	"  TIME CPU COMM-PID GROUP:NAME KEY=VALUE...\n"
 	"\n"
 	"  -c, --cpu LIST       only events of these CPUs\n"
-	"  -p, --pid LIST       only events while these tasks ran: pids, or names as\n"
-	"                       report prints them\n"
+	"  -p, --pid LIST       only events while these tasks ran: pids (digits only),\n"
+	"                       or names, as report prints them or as they are\n"
 	"  -e, --event LIST     only these events: GROUP, GROUP:NAME or GROUP/NAME\n"
 	"                       (unknown, unknown:CHANNEL for events without metadata)\n"
 	"      --from SEC       only events at or after this time (in the time base of\n"
@@ -693,15 +813,19 @@ static const char report_help[] =
 	"      --json           one JSON object per event (see ktrace(1))\n"
 	"  -h, --help           this help\n"
 	"\n"
-	"Lists are comma-separated; -c, -p and -e may be repeated.\n";
+	"Lists are comma-separated, not empty; -c, -p and -e may be repeated.  A -c\n"
+	"or -p item that no event of the trace has is warned of on stderr.\n";
 
 static void filter_free(struct filter *f)
 {
-	free(f->line);
+	free(f->line.p);
 	free(f->cpus);
 	free(f->pids);
 	free(f->comms);
 	free(f->events);
+	free(f->cpu_hit);
+	free(f->pid_hit);
+	free(f->comm_hit);
 }
 
 int cmd_report(int argc, char **argv)
@@ -778,9 +902,11 @@ int cmd_report(int argc, char **argv)
 		filter_free(&f);
 		return EXIT_USAGE;
 	}
-	f.line_size = f.json ? JSON_LINE_MAX : LINE_MAX_LEN;
-	f.line = malloc(f.line_size);
-	if (!f.line || kt_open(&t, path)) {
+	f.line.grow = true;
+	f.cpu_hit = calloc(f.nr_cpus + 1, sizeof(bool));
+	f.pid_hit = calloc(f.nr_pids + 1, sizeof(bool));
+	f.comm_hit = calloc(f.nr_comms + 1, sizeof(bool));
+	if (!f.cpu_hit || !f.pid_hit || !f.comm_hit || kt_open(&t, path)) {
 		filter_free(&f);
 		return 1;
 	}
@@ -792,7 +918,9 @@ int cmd_report(int argc, char **argv)
 				path);
 			ret = 1;
 		}
-		f.real_offset = (int64_t)(t.clock.ref_real_ns - t.clock.ref_mono_ns);
+		f.real_neg = t.clock.ref_real_ns < t.clock.ref_mono_ns;
+		f.real_mag = f.real_neg ? t.clock.ref_mono_ns - t.clock.ref_real_ns :
+			     t.clock.ref_real_ns - t.clock.ref_mono_ns;
 	}
 	if (!ret && f.relative) {
 		kt_merge(&t, find_trigger, &f);
@@ -810,8 +938,11 @@ int cmd_report(int argc, char **argv)
 	if (!ret) {
 		ret = kt_merge(&t, report_one, &f);
 		if (ret || fflush(stdout)) {
-			fprintf(stderr, "ktrace report: write error\n");
+			fprintf(stderr, "ktrace report: %s\n",
+				ferror(stdout) ? "write error" : "out of memory");
 			ret = 1;
+		} else {
+			warn_misses(&f, path);
 		}
 	}
 	kt_close(&t);
@@ -846,17 +977,15 @@ static int stat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	if (r->cpu < a->nr_cpus)
 		a->per_cpu[r->cpu]++;
 	if (is_trigger(r) && a->nr_triggers < STAT_TRIGGERS) {
-		char *line = malloc(LINE_MAX_LEN);
+		struct kt_buf line = { .grow = true };
 		char time[32];
 
-		if (line && a->json) {
-			kt_time_str(time, sizeof(time), r->ns);
-			kt_format_json(t, r, time, NULL, line, LINE_MAX_LEN);
-		} else if (line) {
-			kt_format(t, r, line, LINE_MAX_LEN);
+		kt_time_str(time, sizeof(time), r->ns);
+		if (a->json ? kt_format_json(t, r, time, NULL, &line) : kt_format(t, r, &line)) {
+			free(line.p);
+			return -1;
 		}
-		if (line)
-			a->triggers[a->nr_triggers++] = line;
+		a->triggers[a->nr_triggers++] = line.p;
 	}
 	return 0;
 }
@@ -867,15 +996,22 @@ static void print_time(const char *what, uint64_t ns)
 	       (unsigned int)(ns % 1000000000));
 }
 
-static void json_str(const char *s, size_t max)
+/* A JSON string, whole (escaped in a buffer grown to fit); false if out of memory. */
+static bool json_bytes(const char *s, size_t len)
 {
-	char buf[1024];
-	struct kt_buf b = { buf, sizeof(buf) - 1, 0 };
+	struct kt_buf b = { .grow = true };
+	bool ok;
 
-	kt_json_string(&b, (const unsigned char *)s, strnlen(s, max));
-	if (b.len >= b.size)
-		snprintf(buf, sizeof(buf), "\"\"");
-	fputs(buf, stdout);
+	kt_json_string(&b, (const unsigned char *)s, len);
+	ok = !b.overflow;
+	fputs(ok ? b.p : "\"\"", stdout);
+	free(b.p);
+	return ok;
+}
+
+static bool json_str(const char *s, size_t max)
+{
+	return json_bytes(s, strnlen(s, max));
 }
 
 static void json_time(const char *key, uint64_t ns)
@@ -884,6 +1020,10 @@ static void json_time(const char *key, uint64_t ns)
 	       (unsigned int)(ns % 1000000000));
 }
 
+/*
+ * One entry of "events_per_type": an object, as two types may share a
+ * GROUP:NAME (on different channels, compact and expanded).
+ */
 static void json_type(const struct kt_event *ev, bool *first)
 {
 	char name[2 * KTRACE_NAME_LEN + 2];
@@ -891,40 +1031,38 @@ static void json_type(const struct kt_event *ev, bool *first)
 	if (!ev || !ev->count)
 		return;
 	snprintf(name, sizeof(name), "%s:%s", ev->group, ev->name);
-	printf("%s", *first ? "" : ", ");
+	printf("%s\n  {\"event\": ", *first ? "" : ",");
 	json_str(name, sizeof(name));
-	printf(": %llu", ev->count);
+	printf(", \"channel\": \"%s\", \"kind\": \"%s\", \"count\": %llu}",
+	       kt_channel_name(ev->channel),
+	       ev->kind == KTRACE_EVENT_EXPANDED ? "expanded" : "compact", ev->count);
 	*first = false;
 }
 
-/* The text lines of @text as a JSON array of strings. */
-static void json_lines(const char *text)
+/* The text lines of @text as a JSON array of strings, each whole; false if out of memory. */
+static bool json_lines(const char *text)
 {
-	bool first = true;
+	bool first = true, ok = true;
 
 	printf("[");
 	while (text && *text) {
 		size_t len = strcspn(text, "\n");
 
 		if (len) {
-			char buf[4096];
-			struct kt_buf b = { buf, sizeof(buf) - 1, 0 };
-
-			kt_json_string(&b, (const unsigned char *)text, len);
-			if (b.len < b.size) {
-				printf("%s\n  %s", first ? "" : ",", buf);
-				first = false;
-			}
+			printf("%s\n  ", first ? "" : ",");
+			ok = json_bytes(text, len) && ok;
+			first = false;
 		}
 		text += len + !!text[len];
 	}
 	printf("%s]", first ? "" : "\n ");
+	return ok;
 }
 
 /* What stat prints, as one JSON document. */
-static void stat_json(struct kt_trace *t, struct stat_acc *a)
+static bool stat_json(struct kt_trace *t, struct stat_acc *a)
 {
-	bool first = true;
+	bool first = true, ok;
 	unsigned int i, j;
 
 	printf("{\"file\": ");
@@ -960,7 +1098,7 @@ static void stat_json(struct kt_trace *t, struct stat_acc *a)
 		json_time("last", a->last);
 		json_time("span", a->last - a->first);
 	}
-	printf(",\n \"events_per_type\": {");
+	printf(",\n \"events_per_type\": [");
 	for (i = 0; i < 256; i++)
 		for (j = 0; j < 256; j++)
 			json_type(t->expanded[i][j], &first);
@@ -968,8 +1106,9 @@ static void stat_json(struct kt_trace *t, struct stat_acc *a)
 		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
 			json_type(t->compact[i][j], &first);
 	if (a->unknown)
-		printf("%s\"unknown\": %llu", first ? "" : ", ", a->unknown);
-	printf("},\n \"events_per_cpu\": {");
+		printf("%s\n  {\"event\": \"unknown\", \"count\": %llu}", first ? "" : ",",
+		       a->unknown);
+	printf("%s],\n \"events_per_cpu\": {", first && !a->unknown ? "" : "\n ");
 	for (i = 0, first = true; i < a->nr_cpus; i++) {
 		if (a->per_cpu[i]) {
 			printf("%s\"%u\": %llu", first ? "" : ", ", i, a->per_cpu[i]);
@@ -1007,11 +1146,12 @@ static void stat_json(struct kt_trace *t, struct stat_acc *a)
 		free(gaps);
 	}
 	printf("%s],\n \"triggers\": ", t->nr_streams ? "\n " : "");
-	json_lines(t->text[KTF_TRIGGERS]);
+	ok = json_lines(t->text[KTF_TRIGGERS]);
 	printf(",\n \"trigger_records\": [");
 	for (i = 0; i < a->nr_triggers; i++)
 		printf("%s\n  %s", i ? "," : "", a->triggers[i]);
 	printf("%s]}\n", a->nr_triggers ? "\n " : "");
+	return ok;
 }
 
 static const char stat_help[] =
@@ -1035,7 +1175,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_acc a = { 0 };
 	struct kt_trace t;
 	unsigned int i, j;
-	int c;
+	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'j') {
@@ -1063,14 +1203,17 @@ int cmd_stat(int argc, char **argv)
 		kt_close(&t);
 		return 1;
 	}
-	kt_merge(&t, stat_one, &a);
-	if (a.json) {
-		stat_json(&t, &a);
+	ret = kt_merge(&t, stat_one, &a);
+	if (ret)
+		fprintf(stderr, "ktrace stat: %s: out of memory\n", t.path);
+	else if (a.json && !stat_json(&t, &a))
+		ret = 1;
+	if (a.json || ret) {
 		for (i = 0; i < a.nr_triggers; i++)
 			free(a.triggers[i]);
 		free(a.per_cpu);
 		kt_close(&t);
-		return fflush(stdout) ? 1 : 0;
+		return ret || fflush(stdout) ? 1 : 0;
 	}
 	if (t.have_trace)
 		printf("machine: %.65s %.65s %.65s, %u CPUs\n", t.machine.nodename,
@@ -1131,5 +1274,5 @@ int cmd_stat(int argc, char **argv)
 	}
 	free(a.per_cpu);
 	kt_close(&t);
-	return 0;
+	return fflush(stdout) ? 1 : 0;
 }

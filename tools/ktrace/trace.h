@@ -156,14 +156,20 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg);
 void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
 		     struct kt_stream_stats *st, FILE *gaps);
 
-/* One line as the kernel's ascii pipe prints it, newline included. */
-void kt_format(struct kt_trace *t, const struct kt_record *r, char *line, size_t size);
+struct kt_buf;
+/*
+ * One line as the kernel's ascii pipe prints it, newline included, in @b
+ * (see report.c): cut as the kernel cuts it at KT_LINE_MAX bytes.  0, or
+ * -1 when out of memory.
+ */
+#define KT_LINE_MAX	(32 * 1024)	/* ASCII_LINE_MAX of kernel/trace/ktrace/ascii.c */
+int kt_format(struct kt_trace *t, const struct kt_record *r, struct kt_buf *b);
 /* The same with @time, a word, in place of r->ns in the first column. */
-void kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
-		    char *line, size_t size);
-/* One JSON object, no newline (see report.c). */
-void kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
-		    const char *extra, char *line, size_t size);
+int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
+		   struct kt_buf *b);
+/* One JSON object, whole, no newline (see report.c); 0 or -1. */
+int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
+		   const char *extra, struct kt_buf *b);
 /* SECONDS.NANOSECONDS */
 void kt_time_str(char *buf, size_t size, uint64_t ns);
 const char *kt_comm(const struct kt_trace *t, int pid);
@@ -178,10 +184,16 @@ int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
 #define KT_DEFAULT_DIR		"/sys/kernel/debug/ktrace"
 const char *kt_dir(void);
 
-/* A line being formatted; kt_bufprintf() stops at its end. */
+/*
+ * A line being formatted, NUL-terminated.  With @grow, kt_bufprintf()
+ * reallocates @p (malloc'ed or NULL; the caller frees it) to fit all;
+ * without, it stops at @size.  @overflow: something was left out, for
+ * want of room or of memory.
+ */
 struct kt_buf {
 	char *p;
 	size_t size, len;
+	bool grow, overflow;
 };
 
 __printf(2, 3)

@@ -1,32 +1,149 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes given to the decoder as a trace file must
- * give errors or warnings, never a crash, a hang or a leak.  Built and run
- * by "make fuzz" (clang -fsanitize=fuzzer,address,undefined).
+ * give errors or warnings, never a crash, a hang or a leak; and every line
+ * of report --json must be one whole, valid JSON object (checked here by a
+ * small strict validator: abort() if not).  Built and run by "make fuzz"
+ * (clang -fsanitize=fuzzer,address,undefined).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../trace.h"
 
 /* libFuzzer's entry point, named on the compiler's command line. */
 int KT_FUZZ_ENTRY(const uint8_t *data, size_t size);
 
+static const char *json_value(const char *p, int depth);
+
+static const char *json_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* A string from its opening quote: RFC 8259 escapes, no control bytes. */
+static const char *json_string(const char *p)
+{
+	int i;
+
+	if (*p++ != '"')
+		return NULL;
+	for (;;) {
+		unsigned char ch = *p++;
+
+		if (ch == '"')
+			return p;
+		if (ch < 0x20)		/* control bytes, and the end of the line */
+			return NULL;
+		if (ch != '\\')
+			continue;
+		ch = *p++;
+		if (ch == 'u') {
+			for (i = 0; i < 4; i++, p++)
+				if (!strchr("0123456789abcdefABCDEF", *p) || !*p)
+					return NULL;
+		} else if (!ch || !strchr("\"\\/bfnrt", ch)) {
+			return NULL;
+		}
+	}
+}
+
+static const char *json_digits(const char *p)
+{
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+static const char *json_number(const char *p)
+{
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else
+		p = json_digits(p);
+	if (p && *p == '.')
+		p = json_digits(p + 1);
+	if (!p)
+		return NULL;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		p = json_digits(p);
+	}
+	return p;
+}
+
+/* A value, objects and arrays included; NULL if invalid. */
+static const char *json_value(const char *p, int depth)
+{
+	char close;
+
+	if (depth > 16)
+		return NULL;
+	p = json_ws(p);
+	if (*p == '"')
+		return json_string(p);
+	if (!strncmp(p, "null", 4) || !strncmp(p, "true", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	if (*p != '{' && *p != '[')
+		return json_number(p);
+	close = *p == '{' ? '}' : ']';
+	p = json_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') {
+			p = json_string(json_ws(p));
+			if (!p)
+				return NULL;
+			p = json_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		p = json_value(p, depth + 1);
+		if (!p)
+			return NULL;
+		p = json_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
 static int one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
-	char line[4096];
+	struct kt_buf *b = arg;
+	const char *end;
 
-	(void)arg;
-	kt_format(t, r, line, sizeof(line));
-	/* report --json, with a line short enough to be cut short. */
-	kt_format_json(t, r, "1.000000000", "\"realtime\":\"2.0\",", line, sizeof(line));
+	if (kt_format(t, r, b))
+		return -1;
+	if (b->len > KT_LINE_MAX || b->p[b->len - 1] != '\n')
+		abort();
+	/* report --json: a whole line, one valid object. */
+	if (kt_format_json(t, r, "1.000000000", "\"realtime\":\"2.0\",", b))
+		return -1;
+	end = b->p[0] == '{' ? json_value(b->p, 0) : NULL;
+	if (!end || *end || b->p[b->len - 1] != '}' || strlen(b->p) != b->len)
+		abort();
 	return 0;
 }
 
 int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
 	struct kt_trace *t = malloc(sizeof(*t));
+	struct kt_buf b = { .grow = true };
 	struct kt_stream_stats st;
 	unsigned int i;
 
@@ -35,11 +152,12 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	/* Warnings are expected: keep them off the fuzzer's output. */
 	if (!kt_open_mem(t, "fuzz", data, size)) {
 		t->warnings = 1000;
-		kt_merge(t, one, NULL);
+		kt_merge(t, one, &b);
 		for (i = 0; i < t->nr_streams; i++)
 			kt_stream_stats(t, &t->streams[i], &st, NULL);
 		kt_close(t);
 	}
+	free(b.p);
 	free(t);
 	return 0;
 }

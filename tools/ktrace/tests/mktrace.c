@@ -4,7 +4,15 @@
  * the lines ktrace report must print for them, for the host tests.
  *
  *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|
- *                           badsymbols|undecoded|timers ADDR...|dir DIR]
+ *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
+ *                           clock MONO REAL]
+ *
+ * With "clock MONO REAL", the clock record's references are MONO and REAL
+ * nanoseconds (the events' times move with MONO); with "longstr", a trace
+ * of an event whose two string fields are both its 65535 bytes, each
+ * escaped to 4 bytes (text) or 6 (JSON), for lines of 512 KiB; a compact
+ * event of the same GROUP:NAME on another channel; tasks named "7z" (pid
+ * 123) and "my task" (pid 456); an armed trigger's line of 5000 bytes.
  *
  * With "dir DIR", each stream's bytes are also written to
  * DIR/CHANNEL/cpuN (DIR/high/cpu1, ...), as ktrace's relay files give
@@ -442,6 +450,61 @@ static int undecoded_trace(void)
 	return 0;
 }
 
+static int longstr_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1, .nr_records = 7,
+	};
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	static unsigned char big[65535];
+	static char trig[5100];
+	unsigned int i;
+
+	low.buf = malloc(SB_LOW);
+	med.buf = malloc(SB_MEDIUM);
+	high.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 1, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 9, 3, 0,
+		   "bar", "long");
+	meta_field("a", 0, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("b", 0, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("n", 0, 1, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 5, 0, 0, 1, 0, "bar", "long");
+	meta_field("x", 0, 8, KTRACE_DISPLAY_DEC, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+	/* Bytes 1 to 255, none a NUL, none printable as it is. */
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = i % 2 ? 0x01 : 0xff;
+	sb_begin(&med, 0, 456, 1010);
+	sb_expanded(&med, 7, 9, 1010, big, sizeof(big));
+	line(1010, 0, "my_task-456", "bar:long (see t-cli.sh)");
+	sb_end(&med, 0);
+	sb_flush(&med);
+	sb_begin(&high, 0, 123, 1020);
+	sb_compact(&high, 5, 1020, 7);
+	line(1020, 0, "7z-123", "bar:long x=7");
+	sb_end(&high, 0);
+	sb_flush(&high);
+	section(KTF_TASKS, 0, 0, "123 7z\n456 my task\n", 19);
+	i = snprintf(trig, sizeof(trig), "oom action=stop hits=1 fired=0 note=");
+	memset(trig + i, 'x', 5000);
+	trig[i + 5000] = '\n';
+	section(KTF_TRIGGERS, 0, 0, trig, i + 5001);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -466,7 +529,8 @@ int main(int argc, char **argv)
 	bool with_trigger = true;
 
 	if (argc >= 4 && (!strcmp(argv[3], "symbols") || !strcmp(argv[3], "badsymbols") ||
-			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers"))) {
+			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers") ||
+			  !strcmp(argv[3], "longstr"))) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
 		if (!trace || !expect) {
@@ -477,7 +541,12 @@ int main(int argc, char **argv)
 			return undecoded_trace();
 		if (!strcmp(argv[3], "timers"))
 			return symbols_trace(false, argv + 4, argc - 4);
+		if (!strcmp(argv[3], "longstr"))
+			return longstr_trace();
 		return symbols_trace(!strcmp(argv[3], "badsymbols"), NULL, 0);
+	} else if (argc == 6 && !strcmp(argv[3], "clock")) {
+		mc.ref_mono_ns = strtoull(argv[4], NULL, 0);
+		mc.ref_real_ns = strtoull(argv[5], NULL, 0);
 	} else if (argc == 4 && !strcmp(argv[3], "notrigger")) {
 		with_trigger = false;
 	} else if (argc == 4 && !strcmp(argv[3], "norealtime")) {
@@ -491,8 +560,9 @@ int main(int argc, char **argv)
 		mkdir(stream_dir, 0755);
 	} else if (argc != 3) {
 		fprintf(stderr,
-			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|\n"
-			"                              badsymbols|undecoded|timers ADDR...|dir DIR]\n");
+			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|longstr|\n"
+			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
+			"                              clock MONO REAL]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

@@ -197,6 +197,119 @@ check "report -e foo/: a usage error" 2 '' "bad event 'foo:'" -- report -e foo/ 
 check "report -c 0,x: a usage error" 2 '' "bad CPU 'x'" -- report -c 0,x "$tmp/s.dat"
 check "report: two files is a usage error" 2 '' 'one trace file only' \
 	-- report "$tmp/s.dat" "$tmp/s.dat"
+# --realtime with clock references anywhere in 64 bits: the offset as a
+# sign and a magnitude, the times saturated at 0 and 2^64 - 1 ns, never a
+# wrap (REAL - MONO = 2^63 was INT64_MIN; over 2^63 it was taken negative).
+rtclock() {
+	name=$1 mono=$2 real=$3
+	"$mk" "$tmp/rc.dat" "$tmp/rc.exp" clock "$mono" "$real"
+	"$bin" report --realtime "$tmp/rc.dat" >"$tmp/rc.got" 2>&1
+	st=$?
+	python3 - "$tmp/s.exp" "$tmp/rc.got" "$mono" "$real" >"$tmp/rc.diff" 2>&1 <<'PY'
+import sys
+exp = sorted(open(sys.argv[1]).read().splitlines(), key=lambda l: float(l.split(" ")[0]))
+got = open(sys.argv[2]).read().splitlines()
+mono, real = int(sys.argv[3], 0), int(sys.argv[4], 0)
+assert len(exp) == len(got) > 10, (len(exp), len(got))
+for e, g in zip(exp, got):
+    s, ns = e.split(" ")[0].split(".")
+    t = int(s) * 10**9 + int(ns) - 5 * 10**9 + mono
+    r = min(max(t + real - mono, 0), 2**64 - 1)
+    want = "%d.%09d %s" % (r // 10**9, r % 10**9, e.split(" ", 1)[1])
+    assert g == want, (g, want)
+PY
+	result "$name" $((st + $?)) "$tmp/rc.diff"
+}
+rtclock "report --realtime: REAL - MONO = 2^63, no INT64_MIN negated" \
+	5000000000 9223372041854775808
+rtclock "report --realtime: REAL - MONO over 2^63 is positive, saturated at 2^64-1" \
+	5000000000 0xffffffffffffffff
+rtclock "report --realtime: REAL far below MONO" 0x4000000000000000 1
+"$mk" "$tmp/rc.dat" "$tmp/rc.exp" clock 5000000000 0
+check "report --realtime: a REAL reference of 0 is no reference" 1 '' \
+	"rc.dat: no CLOCK_REALTIME reference" -- report --realtime "$tmp/rc.dat"
+
+# Lines of any length: an event whose two strings are 65535 bytes each.
+# Text as the kernel's ascii pipe cuts it: its first 32767 bytes and the
+# newline; JSON whole and valid.
+"$mk" "$tmp/l.dat" "$tmp/l.exp" longstr
+"$bin" report -e bar:long -p my_task "$tmp/l.dat" >"$tmp/l.txt" 2>"$tmp/l.err"
+st=$?
+python3 - "$tmp/l.txt" >"$tmp/l.diff" 2>&1 <<'PY'
+import sys
+got = open(sys.argv[1], "rb").read()
+s = "".join("\\x%02x" % (0xff if i % 2 == 0 else 1) for i in range(65535))
+full = ('5.000000512 0 my_task-456 bar:long a="%s" b="%s" n=255\n' % (s, s)).encode()
+want = full[:32767] + b"\n"
+assert len(got) == 32768 and got == want, (len(got), got[-40:], want[-40:])
+PY
+result "report: a line longer than 32 KiB cut as the ascii pipe cuts it" \
+	$((st + $?)) "$tmp/l.diff"
+"$bin" report --json "$tmp/l.dat" >"$tmp/l.json" 2>"$tmp/l.err"
+st=$?
+python3 - "$tmp/l.json" >"$tmp/lj.diff" 2>&1 <<'PY'
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+assert lines[-1] == "" and len(lines) == 3, len(lines)
+o = json.loads(lines[0])
+s = "".join("\xff" if i % 2 == 0 else "\x01" for i in range(65535))
+assert o["fields"] == {"a": s, "b": s, "n": 255}, o.get("truncated")
+assert o["pid"] == 456 and o["comm"] == "my task", o
+assert json.loads(lines[1])["fields"] == {"x": 7}
+PY
+result "report --json: a line of 768 KiB whole and valid, not truncated" \
+	$((st + $?)) "$tmp/lj.diff"
+
+# Empty lists are errors, not "no filter".
+for a in "-e=" "-c=" "-p=" "-p=," "-c=,," "--event=,"; do
+	check "report ${a%%=*} '${a#*=}': an empty list, exit 2" 2 '' "an empty list" \
+		-- report "${a%%=*}" "${a#*=}" "$tmp/s.dat"
+done
+# -p: digits only are a pid; names as report prints them or as they are.
+check "report -p 7z: a task name starting with a digit" 0 '^5.000001024 0 7z-123 bar:long x=7$' \
+	'' -- report -p 7z "$tmp/l.dat"
+check "report -p 'my task': the name as it is" 0 '^5.000000512 0 my_task-456 bar:long a=' \
+	'' -- report -p 'my task' "$tmp/l.dat"
+check "report -p my_task: the name as report prints it" 0 '^5.000000512 0 my_task-456 ' \
+	'' -- report -p my_task "$tmp/l.dat"
+check "report -p 12x3: still a name, not a bad pid" 0 '' \
+	"warning: -p 12x3: no event of a task of this name" -- report -p 12x3 "$tmp/l.dat"
+check "report -p nosuch,123 -c 0,5: a warning for each item with no event" 0 '7z-123' \
+	'warning: -p nosuch: no event of a task of this name' \
+	-- report -p nosuch,123 -c 0,5 "$tmp/l.dat"
+"$bin" report -p nosuch,123,77 -c 0,5 "$tmp/l.dat" 2>&1 >/dev/null |
+	sed 's/^ktrace report: [^ ]*: //' >"$tmp/w.got"
+printf '%s\n' 'warning: -c 5: no event on this CPU' 'warning: -p 77: no event of this pid' \
+	'warning: -p nosuch: no event of a task of this name' >"$tmp/w.want"
+diff "$tmp/w.want" "$tmp/w.got" >"$tmp/w.diff"
+result "report: the warnings name exactly the -c and -p items with no event" $? "$tmp/w.diff"
+check "report -p 99999999999: a bad pid" 2 '' "bad pid '99999999999'" \
+	-- report -p 99999999999 "$tmp/s.dat"
+
+# stat --json: nothing dropped (a trigger line of 5 KB, a file name of
+# 1.5 KB), one entry per event type even when two share a GROUP:NAME.
+long=$tmp/$(printf 'd%.0s' $(seq 1 200))/$(printf 'e%.0s' $(seq 1 200))
+long=$long/$(printf 'f%.0s' $(seq 1 200))/$(printf 'g%.0s' $(seq 1 200))
+long=$long/$(printf 'h%.0s' $(seq 1 200))/$(printf 'i%.0s' $(seq 1 200))
+mkdir -p "$long"
+cp "$tmp/l.dat" "$long/l.dat"
+"$bin" stat --json "$long/l.dat" >"$tmp/sl.json" 2>/dev/null
+st=$?
+python3 - "$tmp/sl.json" "$long/l.dat" >"$tmp/sl.diff" 2>&1 <<'PY'
+import json, sys
+def no_dup(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+d = json.load(open(sys.argv[1]), object_pairs_hook=no_dup)
+assert d["file"] == sys.argv[2], d["file"][:40]
+assert d["triggers"] == ["oom action=stop hits=1 fired=0 note=" + "x" * 5000], d["triggers"]
+assert d["events_per_type"] == [
+    {"event": "bar:long", "channel": "medium", "kind": "expanded", "count": 1},
+    {"event": "bar:long", "channel": "high", "kind": "compact", "count": 1}], d["events_per_type"]
+PY
+result "stat --json: long strings whole, two types of one GROUP:NAME apart" \
+	$((st + $?)) "$tmp/sl.diff"
 mkdir "$tmp/cwd" "$tmp/nocwd"
 cp "$tmp/s.dat" "$tmp/cwd/ktrace.dat"
 (cd "$tmp/cwd" && "$bin" report >"$tmp/d.got" 2>&1)
@@ -220,8 +333,11 @@ d = json.load(open(sys.argv[2]))
 assert d["events"] == int(re.search(r"^events: (\d+)$", text, re.M).group(1)) == 17
 for k in ("first", "last", "span"):
     assert d[k] == re.search(r"^%s: (\S+)$" % k, text, re.M).group(1), k
-types = dict(re.findall(r"^  ([a-z]+:[a-z]+|unknown) (\d+)$", text, re.M))
-assert d["events_per_type"] == {k: int(v) for k, v in types.items()}, d["events_per_type"]
+types = [(k, int(v)) for k, v in re.findall(r"^  ([a-z]+:[a-z]+|unknown) (\d+)$", text, re.M)]
+assert [(e["event"], e["count"]) for e in d["events_per_type"]] == types, d["events_per_type"]
+kinds = {e["event"]: (e.get("channel"), e.get("kind")) for e in d["events_per_type"]}
+assert kinds["foo:bits"] == ("high", "compact") and kinds["bar:io"] == ("medium", "expanded")
+assert kinds["unknown"] == (None, None), kinds
 assert d["events_per_cpu"] == {"0": 5, "1": 12}, d["events_per_cpu"]
 streams = re.findall(r"^  cpu(\d+) (\w+): subbufs=(\d+) seq=(\d+)-(\d+) events=(\d+) "
                      r"dropped=(\d+) overwritten=(\d+) lost_subbufs=(\d+) mode=(\w+)$", text, re.M)
@@ -254,7 +370,9 @@ printf '%s\n' 'name: wakeup' 'group: sched' 'channel: high' 'kind: compact' 'id:
 	'field: pid offset=0 size=22 display=pid' >"$kd/events/sched/wakeup/format"
 printf '%s\n' 'name: entry' 'group: irq' 'channel: medium' 'kind: expanded' 'major: 3' \
 	'minor: 1' 'field: irq offset=0 size=4 display=dec signed' \
-	'field: name offset=4 size=0 display=string' >"$kd/events/irq/entry/format"
+	'field: handler offset=8 size=8 display=symbol kaddr' \
+	'field: level offset=16 size=4 display=enum signed kaddr values=-1:low,0:mid,1:high' \
+	'field: name offset=20 size=0 display=string' >"$kd/events/irq/entry/format"
 echo 'drop [overwrite] hybrid' >"$kd/mode"
 echo 1024 >"$kd/buffer_size_kb"
 printf '%s\n' 'oom action=stop hits=3 fired=1' 'latency:irq:entry,irq:exit>500us hits=10 fired=0 untracked=0' \
@@ -278,10 +396,13 @@ printf '%s\n' 'irq:entry [disabled]' 'sched:switch [enabled]' 'sched:wakeup [dis
 	>"$tmp/list.want"
 KTRACE_DIR=$kd exact "list: GROUP:NAME [state], sorted" "$tmp/list.want" list
 printf '%s\n' 'irq:entry [disabled]' '    irq size=4 display=dec signed' \
+	'    handler size=8 display=symbol kaddr' \
+	'    level size=4 display=enum signed kaddr values=-1:low,0:mid,1:high' \
 	'    name size=0 display=string' 'sched:switch [enabled]' '    prev size=16 display=pid' \
-	'    state size=4 display=enum' 'sched:wakeup [disabled]' '    pid size=22 display=pid' \
-	>"$tmp/listv.want"
-KTRACE_DIR=$kd exact "list -v: the fields of each event" "$tmp/listv.want" list -v
+	'    state size=4 display=enum values=0:R,1:S' 'sched:wakeup [disabled]' \
+	'    pid size=22 display=pid' >"$tmp/listv.want"
+KTRACE_DIR=$kd exact "list -v: the fields of each event, every attribute (signed, kaddr, values=)" \
+	"$tmp/listv.want" list -v
 printf '%s\n' 'tracing: on' 'state: frozen' 'mode: overwrite' 'buffer: 1024 KiB per CPU' \
 	'events: 1 of 3 enabled' '  irq: 0 of 1' '  sched: 1 of 2' 'triggers:' \
 	'  oom action=stop hits=3 fired=1' \
@@ -332,10 +453,38 @@ if command -v rst2man >/dev/null 2>&1 || command -v rst2man.py >/dev/null 2>&1; 
 		grep -q -x 'KTRACE LIST' "$tmp/man.txt" && grep -q -- '--realtime=iso' "$tmp/man.txt"
 	result "ktrace.1 renders: KTRACE(1), NAME, SYNOPSIS, the report options, list" $? \
 		"$tmp/man.diff"
+	# Nothing docutils could not parse, no merge conflict left in it.
+	! grep -n -E 'System Message|^ *(<<<<<<<|=======|>>>>>>>)' "$tmp/man.txt" >"$tmp/man.bad"
+	result "ktrace.1: no docutils System Message, no conflict marker" $? "$tmp/man.bad"
+	# A docutils warning fails the build: a title underline too short.
+	sed 's/^ktrace list$/ktrace list, too long/' "$src/../../Documentation/tools/ktrace/ktrace.rst" \
+		>"$tmp/bad.rst"
+	grep -q '^ktrace list, too long$' "$tmp/bad.rst" &&
+		! make -s -C "$src" O="$tmp/badman" KTRACE_RST="$tmp/bad.rst" man \
+		>"$tmp/badman.log" 2>&1 && grep -q 'Title underline too short' "$tmp/badman.log" &&
+		[ ! -e "$tmp/badman/ktrace.1" ]
+	result "make man: a docutils warning fails it, no page left" $? "$tmp/badman.log"
 else
 	n=$((n + 1))
 	echo "ok $n # SKIP no rst2man (python3-docutils): no man page"
 fi
+# make install without rst2man (or with NO_MAN=1): the tool and the
+# completion, no man page; a warning only without rst2man.
+for how in RST2MAN= NO_MAN=1; do
+	rm -rf "$tmp/inst2"
+	make -s -C "$src" O="$(dirname "$bin")" DESTDIR="$tmp/inst2" prefix=/usr "$how" install \
+		>"$tmp/inst2.log" 2>&1 &&
+		[ -x "$tmp/inst2/usr/bin/ktrace" ] &&
+		[ -f "$tmp/inst2/usr/share/bash-completion/completions/ktrace" ] &&
+		[ ! -e "$tmp/inst2/usr/share/man" ] &&
+		if [ "$how" = RST2MAN= ]; then
+			grep -qx 'warning: rst2man not found (python3-docutils): man page not installed' \
+				"$tmp/inst2.log"
+		else
+			[ ! -s "$tmp/inst2.log" ]
+		fi
+	result "make install $how: the tool and the completion, no man page" $? "$tmp/inst2.log"
+done
 # Completion: commands, options, events from ktrace list (KTRACE_DIR),
 # GROUP:NAME whatever COMP_WORDBREAKS, the last item of a list.
 complete_as() {
@@ -357,3 +506,42 @@ result "completion: report -e s -> the groups and events of ktrace list" $?
 result "completion: record -e irq:entry,sched:w -> wakeup (after the colon)" $?
 [ "$(complete_as 'COMP_LINE="ktrace record -m o"; COMP_POINT=${#COMP_LINE}')" = "overwrite" ]
 result "completion: record -m o -> overwrite" $?
+# '=' in COMP_WORDBREAKS as ':' (bash's default has both): bash replaces
+# only what follows the last of them; --OPTION=VALUE completes the value.
+wb_all=$(printf ' \t\n"'"'"'><=;|&(:')
+wb_colon=$(printf ' \t\n"'"'"'><;|&(:')
+wb_none=$(printf ' \t\n"'"'"'><;|&(')
+# cl WORDBREAKS LINE: the completion of LINE with these word breaks.
+cl() {
+	WB=$1 LINE=$2
+	export WB LINE
+	complete_as 'COMP_WORDBREAKS=$WB; COMP_LINE=$LINE; COMP_POINT=${#COMP_LINE}'
+}
+r=0
+[ "$(cl "$wb_all" 'ktrace report --realtime=')" = "iso" ] || r=1
+[ "$(cl "$wb_all" 'ktrace report --realtime=i')" = "iso" ] || r=$((r + 2))
+[ "$(cl "$wb_colon" 'ktrace report --realtime=')" = "--realtime=iso" ] || r=$((r + 4))
+result "completion: report --realtime=<TAB> -> iso (with '=' a word break), not doubled" $r
+r=0
+[ "$(cl "$wb_all" 'ktrace record --event=sched:w')" = "wakeup" ] || r=1
+[ "$(cl "$wb_colon" 'ktrace record --event=sched:w')" = "wakeup" ] || r=$((r + 2))
+[ "$(cl "${wb_all%:}" 'ktrace record --event=sched:w')" = "sched:wakeup" ] || r=$((r + 4))
+[ "$(cl "$wb_none" 'ktrace record --event=irq:entry,s')" = \
+	"--event=irq:entry,sched --event=irq:entry,sched:switch --event=irq:entry,sched:wakeup" ] ||
+	r=$((r + 8))
+[ "$(cl "$wb_all" 'ktrace record --mode=h')" = "hybrid" ] || r=$((r + 16))
+[ "$(cl "$wb_all" 'ktrace report --cpu=')" = "" ] || r=$((r + 32))
+result "completion: --event=GROUP:NAME and --mode=MODE, whatever the word breaks ($r)" $r
+# Every long option of each command's --help is completed.
+r=
+for c in record extract report stat status list; do
+	got=" $(cl "$wb_all" "ktrace $c --") "
+	for o in $("$bin" "$c" --help | grep -oE -- '(^|[ [,])--[a-z][a-z-]*' | tr -d ' [,' |
+		sort -u); do
+		case $got in *" $o "*) ;; *) r="$r $c:$o" ;; esac
+	done
+done
+[ -z "$r" ] && case " $(cl "$wb_all" 'ktrace record --no')" in *" --no-kernel-addresses"*) ;;
+	*) false ;; esac
+result "completion: every option of each command's --help (record --no-kernel-addresses,\
+ extract's)${r:+: missing$r}" $?
