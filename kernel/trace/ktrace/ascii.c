@@ -22,6 +22,7 @@
  * while tracing, a reader that waited a second closes the partly filled
  * subbuffers (as LTTng's live timer does), so that slow streams show up.
  */
+#include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/nmi.h>
 #include <linux/pid.h>
@@ -213,7 +214,10 @@ static void ascii_learn(struct ktrace_ascii *a, const struct ktrace_event *ev,
  * @str: the string
  * @len: its length
  *
- * Quoted and escaped as in C, other unprintable bytes as \xHH.
+ * Quoted and escaped as in C, other unprintable bytes as \xHH.  Only
+ * seq_buf_printf() and seq_buf_putc(), which write what fits: a cut line
+ * is delivered whole, so seq_buf_puts(), which writes nothing of a string
+ * that does not fit, would leave bytes of the buffer unwritten in it.
  */
 void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len)
 {
@@ -226,9 +230,9 @@ void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len)
 		if (ch == '"' || ch == '\\')
 			seq_buf_printf(s, "\\%c", ch);
 		else if (ch == '\n')
-			seq_buf_puts(s, "\\n");
+			seq_buf_printf(s, "\\n");
 		else if (ch == '\t')
-			seq_buf_puts(s, "\\t");
+			seq_buf_printf(s, "\\t");
 		else if (ch < 0x20 || ch > 0x7e)
 			seq_buf_printf(s, "\\x%02x", (u8)ch);
 		else
@@ -236,6 +240,7 @@ void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len)
 	}
 	seq_buf_putc(s, '"');
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_string);
 
 /* One field's value: compact events from the payload, expanded from data. */
 static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
@@ -249,7 +254,7 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 		size_t len = f->size ? f->size : rec->length - min(f->offset, rec->length);
 
 		if (f->offset + len > rec->length) {
-			seq_buf_puts(s, "?");
+			seq_buf_printf(s, "?");
 			return;
 		}
 		len = strnlen(rec->data + f->offset, len);
@@ -264,7 +269,7 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 			v = sign_extend64(v, f->size - 1);
 	} else {
 		if (f->size > sizeof(v) || f->offset + f->size > rec->length) {
-			seq_buf_puts(s, "?");
+			seq_buf_printf(s, "?");
 			return;
 		}
 		memcpy(&v, rec->data + f->offset, f->size);
@@ -285,7 +290,7 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 	case KTRACE_DISPLAY_ENUM:
 		for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
 			if (e->value == (s64)v) {
-				seq_buf_puts(s, e->name);
+				seq_buf_printf(s, "%s", e->name);
 				return;
 			}
 		}
@@ -400,7 +405,8 @@ struct ktrace_ascii *ktrace_ascii_open(void)
 	a->names = kvcalloc(ASCII_NAMES, sizeof(*a->names), GFP_KERNEL);
 	if (!a->names)
 		goto free_cur;
-	line = kvmalloc(ASCII_LINE_MAX, GFP_KERNEL);
+	/* Zeroed: no byte of a line comes from memory this reader did not write. */
+	line = kvzalloc(ASCII_LINE_MAX, GFP_KERNEL);
 	if (!line)
 		goto free_names;
 	seq_buf_init(&a->line, line, ASCII_LINE_MAX);

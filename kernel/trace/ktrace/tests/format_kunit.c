@@ -6,9 +6,11 @@
  */
 #include <kunit/test.h>
 #include <linux/prandom.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 
 #include "format.h"
+#include "ktrace_internal.h"
 
 static void format_header_test(struct kunit *test)
 {
@@ -253,6 +255,31 @@ static void format_unroll_tolerance_test(struct kunit *test)
 	}
 }
 
+/*
+ * A string cut at any byte of a line leaves no byte of the line unwritten:
+ * the ascii pipe delivers a cut line whole, so a byte the formatter
+ * skipped would show what the buffer held before (seq_buf_puts() writes
+ * nothing of a string that does not fit).
+ */
+static void format_ascii_cut_test(struct kunit *test)
+{
+	static const char str[] = "a\nb\tc\x01\"d";
+	char buf[12];
+	unsigned int k, i;
+	struct seq_buf s;
+
+	for (k = 0; k < sizeof(buf); k++) {
+		memset(buf, 0xaa, sizeof(buf));
+		seq_buf_init(&s, buf, sizeof(buf));
+		seq_buf_printf(&s, "%.*s", k, "xxxxxxxxxxxx");
+		ktrace_ascii_string(&s, str, sizeof(str) - 1);
+		KUNIT_EXPECT_TRUE(test, seq_buf_has_overflowed(&s));
+		for (i = 0; i < seq_buf_used(&s); i++)
+			KUNIT_EXPECT_NE_MSG(test, (u8)buf[i], 0xaa, "cut after %u bytes: byte %u",
+					    k, i);
+	}
+}
+
 static struct kunit_case ktrace_format_cases[] = {
 	KUNIT_CASE(format_header_test),
 	KUNIT_CASE(format_compact_test),
@@ -262,6 +289,7 @@ static struct kunit_case ktrace_format_cases[] = {
 	KUNIT_CASE(format_bad_timestamp_test),
 	KUNIT_CASE(format_unroll_test),
 	KUNIT_CASE(format_unroll_tolerance_test),
+	KUNIT_CASE(format_ascii_cut_test),
 	{}
 };
 
