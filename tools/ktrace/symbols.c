@@ -568,7 +568,7 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kall
 		goto fail_tmp;
 	for (i = 0; i < t->nr_streams; i++)
 		if (kt_put_section(f, KTF_STREAM, t->streams[i].channel, t->streams[i].cpu,
-				t->streams[i].data, t->streams[i].size))
+				   t->streams[i].data, t->streams[i].size))
 			goto fail_tmp;
 	for (i = KTF_UNAME; i < KTF_SYMBOLS; i++)
 		if (t->text[i] && kt_put_section(f, i, 0, 0, t->text[i], strlen(t->text[i])))

@@ -365,7 +365,8 @@ echo 0 >"$kd/events/sched/wakeup/enable"
 echo 0 >"$kd/events/irq/entry/enable"
 printf '%s\n' 'name: switch' 'group: sched' 'channel: high' 'kind: compact' 'id: 3' \
 	'field: prev offset=0 size=16 display=pid' \
-	'field: state offset=16 size=4 display=enum values=0:R,1:S' >"$kd/events/sched/switch/format"
+	'field: state offset=16 size=4 display=enum values=0:R,1:S' \
+	>"$kd/events/sched/switch/format"
 printf '%s\n' 'name: wakeup' 'group: sched' 'channel: high' 'kind: compact' 'id: 4' \
 	'field: pid offset=0 size=22 display=pid' >"$kd/events/sched/wakeup/format"
 printf '%s\n' 'name: entry' 'group: irq' 'channel: medium' 'kind: expanded' 'major: 3' \
@@ -375,14 +376,16 @@ printf '%s\n' 'name: entry' 'group: irq' 'channel: medium' 'kind: expanded' 'maj
 	'field: name offset=20 size=0 display=string' >"$kd/events/irq/entry/format"
 echo 'drop [overwrite] hybrid' >"$kd/mode"
 echo 1024 >"$kd/buffer_size_kb"
-printf '%s\n' 'oom action=stop hits=3 fired=1' 'latency:irq:entry,irq:exit>500us hits=10 fired=0 untracked=0' \
-	>"$kd/triggers"
-printf '%s\n' 'state frozen' \
-	'cpu0 high events=10 bytes=160 dropped=2 overwritten=0 timestamps=1 subbufs=4 used=1 torn_reads=0' \
-	'cpu0 medium events=5 bytes=100 dropped=0 overwritten=7 timestamps=1 subbufs=4 used=1 torn_reads=0' \
-	'cpu1 high events=1 bytes=16 dropped=0 overwritten=0 timestamps=1 subbufs=4 used=1 torn_reads=0' \
-	'metadata records=40 failed=0 incomplete=0' 'names slots=64 saved=3 missed=0 statedump_dropped=0' \
-	>"$kd/stats"
+printf '%s\n' 'oom action=stop hits=3 fired=1' \
+	'latency:irq:entry,irq:exit>500us hits=10 fired=0 untracked=0' >"$kd/triggers"
+cat >"$kd/stats" <<'END'
+state frozen
+cpu0 high events=10 bytes=160 dropped=2 overwritten=0 timestamps=1 subbufs=4 used=1 torn_reads=0
+cpu0 medium events=5 bytes=100 dropped=0 overwritten=7 timestamps=1 subbufs=4 used=1 torn_reads=0
+cpu1 high events=1 bytes=16 dropped=0 overwritten=0 timestamps=1 subbufs=4 used=1 torn_reads=0
+metadata records=40 failed=0 incomplete=0
+names slots=64 saved=3 missed=0 statedump_dropped=0
+END
 # exact NAME FILE ARGS...: the output of ktrace ARGS is exactly FILE, exit 0.
 exact() {
 	name=$1 want=$2
@@ -427,10 +430,11 @@ for c in extract record report stat status list; do
 	exact "help $c: the same as $c --help" "$tmp/h.want" help "$c"
 done
 check "help help: the general help" 0 "^usage: ktrace" "" -- help help
-check "help bogus: a usage error" 2 '' "ktrace help: unknown command 'bogus'" -- help bogus
+check "help bogus: a usage error" 2 '' "ktrace help: unknown command 'bogus'" \
+	-- help bogus
 check "help lists list" 0 '^  list +list the events' '' -- help
-check "--version: the tool and the trace file format" 0 \
-	'^ktrace [0-9]+\.[0-9]+ \(trace files of format 1, records of format [0-9]+\)$' '' -- --version
+vre='^ktrace [0-9]+\.[0-9]+ \(trace files of format 1, records of format [0-9]+\)$'
+check "--version: the tool and the trace file format" 0 "$vre" '' -- --version
 
 # make install: the tool, the man page from the documentation (rst2man),
 # the bash completion.
@@ -446,19 +450,22 @@ if command -v rst2man >/dev/null 2>&1 || command -v rst2man.py >/dev/null 2>&1; 
 	groff -man -Tutf8 -P-cbou -ww "$man1" >"$tmp/man.txt" 2>"$tmp/man.err"
 	st=$?
 	{ cat "$tmp/man.err"; head -n 30 "$tmp/man.txt"; } >"$tmp/man.diff"
-	[ "$st" -eq 0 ] && [ ! -s "$tmp/man.err" ] && head -n 1 "$tmp/man.txt" | grep -q '^KTRACE(1)' &&
-		grep -A1 -x 'NAME' "$tmp/man.txt" | grep -q '^ *ktrace - record and decode ktrace traces$' &&
+	[ "$st" -eq 0 ] && [ ! -s "$tmp/man.err" ] &&
+		head -n 1 "$tmp/man.txt" | grep -q '^KTRACE(1)' &&
+		grep -A1 -x 'NAME' "$tmp/man.txt" |
+		grep -q '^ *ktrace - record and decode ktrace traces$' &&
 		grep -q -x 'SYNOPSIS' "$tmp/man.txt" &&
 		grep -q 'ktrace report \[-c CPU,...\]' "$tmp/man.txt" &&
-		grep -q -x 'KTRACE LIST' "$tmp/man.txt" && grep -q -- '--realtime=iso' "$tmp/man.txt"
+		grep -q -x 'KTRACE LIST' "$tmp/man.txt" &&
+		grep -q -- '--realtime=iso' "$tmp/man.txt"
 	result "ktrace.1 renders: KTRACE(1), NAME, SYNOPSIS, the report options, list" $? \
 		"$tmp/man.diff"
 	# Nothing docutils could not parse, no merge conflict left in it.
 	! grep -n -E 'System Message|^ *(<<<<<<<|=======|>>>>>>>)' "$tmp/man.txt" >"$tmp/man.bad"
 	result "ktrace.1: no docutils System Message, no conflict marker" $? "$tmp/man.bad"
 	# A docutils warning fails the build: a title underline too short.
-	sed 's/^ktrace list$/ktrace list, too long/' "$src/../../Documentation/tools/ktrace/ktrace.rst" \
-		>"$tmp/bad.rst"
+	sed 's/^ktrace list$/ktrace list, too long/' \
+		"$src/../../Documentation/tools/ktrace/ktrace.rst" >"$tmp/bad.rst"
 	grep -q '^ktrace list, too long$' "$tmp/bad.rst" &&
 		! make -s -C "$src" O="$tmp/badman" KTRACE_RST="$tmp/bad.rst" man \
 		>"$tmp/badman.log" 2>&1 && grep -q 'Title underline too short' "$tmp/badman.log" &&
@@ -470,6 +477,7 @@ else
 fi
 # make install without rst2man (or with NO_MAN=1): the tool and the
 # completion, no man page; a warning only without rst2man.
+nomanwarn='warning: rst2man not found (python3-docutils): man page not installed'
 for how in RST2MAN= NO_MAN=1; do
 	rm -rf "$tmp/inst2"
 	make -s -C "$src" O="$(dirname "$bin")" DESTDIR="$tmp/inst2" prefix=/usr "$how" install \
@@ -478,8 +486,7 @@ for how in RST2MAN= NO_MAN=1; do
 		[ -f "$tmp/inst2/usr/share/bash-completion/completions/ktrace" ] &&
 		[ ! -e "$tmp/inst2/usr/share/man" ] &&
 		if [ "$how" = RST2MAN= ]; then
-			grep -qx 'warning: rst2man not found (python3-docutils): man page not installed' \
-				"$tmp/inst2.log"
+			grep -qx "$nomanwarn" "$tmp/inst2.log"
 		else
 			[ ! -s "$tmp/inst2.log" ]
 		fi
