@@ -429,7 +429,7 @@ for c in extract record report stat status list; do
 	"$bin" "$c" --help >"$tmp/h.want" 2>&1
 	exact "help $c: the same as $c --help" "$tmp/h.want" help "$c"
 done
-check "help help: the general help" 0 "^usage: ktrace" "" -- help help
+check "help help: the general help" 0 "^usage: ktrace" "" -- help 'help'
 check "help bogus: a usage error" 2 '' "ktrace help: unknown command 'bogus'" \
 	-- help bogus
 check "help lists list" 0 '^  list +list the events' '' -- help
