@@ -68,6 +68,8 @@ struct recorder {
 	const char *cmd;		/* "record" or "extract", for messages */
 	const char *dir;
 	const char *out;
+	char *out_real;			/* the target of a symlink -o, allocated */
+	int direct;			/* -o of a device or fifo: written, not replaced */
 	char *tmp;			/* being written; renamed to out at the end */
 	FILE *f;
 	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
@@ -215,35 +217,90 @@ static int section(struct recorder *r, unsigned int type, unsigned int ch,
 }
 
 /*
- * Create the temporary file next to the output, with the mode a new file
- * would get, and write the file header.  0, or -1 after saying why.
+ * Resolve the output, before anything is changed: a directory is refused;
+ * a symlink stands for its target, the file replaced; a device or fifo is
+ * written to (opened now, O_TRUNC), not replaced.  0, or -1 after saying why.
+ */
+static int out_resolve(struct recorder *r)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(r->out, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		real = realpath(r->out, NULL);
+		if (!real) {
+			fprintf(stderr, "ktrace %s: %s: cannot resolve the link: %s\n", r->cmd,
+				r->out, strerror(errno));
+			return -1;
+		}
+		r->out_real = real;
+		r->out = real;
+		if (stat(r->out, &st)) {
+			fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
+			return -1;
+		}
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "ktrace %s: %s: is a directory\n", r->cmd, r->out);
+		return -1;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	r->direct = open(r->out, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (r->direct < 0) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Create the temporary file next to the output (for a device or fifo, in
+ * $TMPDIR: the symbols are added to a file read again, then it is copied),
+ * mode 0600, and write the file header.  0, or -1 after saying why.
  */
 static int out_create(struct recorder *r)
 {
 	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
-	mode_t mask = umask(0);
+	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	umask(mask);
-	r->tmp = malloc(strlen(r->out) + 8);
+	if (!dir || !*dir)
+		dir = "/tmp";
+	r->tmp = malloc(strlen(r->direct >= 0 ? dir : r->out) + 32);
 	if (!r->tmp)
 		return -1;
-	sprintf(r->tmp, "%s.XXXXXX", r->out);
-	fd = mkstemp(r->tmp);
+	if (r->direct >= 0)
+		sprintf(r->tmp, "%s/ktrace-%s.XXXXXX", dir, r->cmd);
+	else
+		sprintf(r->tmp, "%s.XXXXXX", r->out);
+	fd = mkostemp(r->tmp, O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "ktrace %s: %s: cannot create: %s\n", r->cmd, r->out,
-			strerror(errno));
+		fprintf(stderr, "ktrace %s: %s: cannot create: %s\n", r->cmd,
+			r->direct >= 0 ? r->tmp : r->out, strerror(errno));
 		free(r->tmp);
 		r->tmp = NULL;
 		return -1;
 	}
-	fchmod(fd, 0666 & ~mask);
+	/* A trace holds what root-only debugfs shows: comms, syscalls, maps. */
+	if (fchmod(fd, 0600)) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		close(fd);
+		return -1;
+	}
 	r->f = fdopen(fd, "w");
 	if (!r->f)
 		close(fd);
 	if (r->f && fwrite(&h, sizeof(h), 1, r->f) == 1)
 		return 0;
-	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, errno ? strerror(errno) :
+		"write error");
 	return -1;
 }
 
@@ -257,6 +314,40 @@ static void out_discard(struct recorder *r)
 		unlink(r->tmp);
 	free(r->tmp);
 	r->tmp = NULL;
+}
+
+/* Copy the finished temporary file to the device or fifo; 0 or -1. */
+static int out_copy(struct recorder *r)
+{
+	int fd = open(r->tmp, O_RDONLY | O_CLOEXEC);
+	ssize_t n, w, done;
+
+	if (fd < 0)
+		goto fail;
+	while ((n = read(fd, r->chunk, CHUNK)) > 0) {
+		for (done = 0; done < n; done += w) {
+			w = write(r->direct, r->chunk + done, n - done);
+			if (w <= 0) {
+				if (w < 0 && errno == EINTR) {
+					w = 0;
+					continue;
+				}
+				fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out,
+					w ? strerror(errno) : "write error");
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	return 0;
+fail:
+	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
 /* Copy what the relay files hold now, until read() returns 0; -1 on an error. */
@@ -422,10 +513,17 @@ static int out_finish(struct recorder *r, bool hide)
 	r->f = NULL;
 	if (kt_symbols_save(r->tmp, hide))
 		goto fail;
-	if (rename(r->tmp, r->out)) {
-		fprintf(stderr, "ktrace %s: renaming %s to %s: %s\n", r->cmd, r->tmp, r->out,
-			strerror(errno));
-		goto fail;
+	if (r->direct >= 0) {
+		if (out_copy(r))
+			goto fail;
+		unlink(r->tmp);
+	} else if (rename(r->tmp, r->out)) {
+		/* The whole trace is there: keep it. */
+		fprintf(stderr, "ktrace %s: renaming %s to %s: %s: trace kept in %s\n", r->cmd,
+			r->tmp, r->out, strerror(errno), r->tmp);
+		free(r->tmp);
+		r->tmp = NULL;
+		return -1;
 	}
 	free(r->tmp);
 	r->tmp = NULL;
@@ -452,6 +550,7 @@ static struct recorder *recorder_new(const char *cmd)
 		for (cpu = 0; cpu < KTF_MAX_CPUS; cpu++)
 			r->fds[ch][cpu] = -1;
 	r->cmd = cmd;
+	r->direct = -1;
 	r->out = "ktrace.dat";
 	r->dir = kt_dir();
 	return r;
@@ -461,6 +560,9 @@ static void recorder_free(struct recorder *r)
 {
 	close_streams(r);
 	out_discard(r);
+	if (r->direct >= 0)
+		close(r->direct);
+	free(r->out_real);
 	free(r->chunk);
 	free(r);
 }
@@ -525,6 +627,8 @@ int kt_extract(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (out_resolve(r))
+		goto out;
 	st = trace_state(r->dir);
 	if (st == KT_UNKNOWN) {
 		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
@@ -986,7 +1090,7 @@ int kt_record(int argc, char **argv)
 		ret = EXIT_NOCMD;
 		goto out;
 	}
-	if (out_create(r))
+	if (out_resolve(r) || out_create(r))
 		goto out;
 	flight = strcmp(mode ? mode : cur_mode, "drop") != 0;
 	/* From the first change on, a signal ends the recording, not record. */

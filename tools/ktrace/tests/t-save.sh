@@ -247,6 +247,40 @@ ok "record without relay files: no file, enable back to 0" \
 	   echo $?)" "$(ls "$tmp"/sv-nr.dat* 2>&1; cat "$fd/enable")"
 for c in high medium low; do mv "$fd/$c.away" "$fd/$c"; done
 
+# -o of something other than a regular file.
+fake "$fd"
+mkdir "$tmp/odir"
+KTRACE_DIR=$fd check "record -o DIR: exit 1 before anything changed" 1 '' 'odir: is a directory' \
+	-- record -o "$tmp/odir" -e foo -- true
+ok "record -o DIR: the directory empty, enable untouched" \
+	"$([ -z "$(ls -A "$tmp/odir")" ] && [ "$(cat "$fd/enable")" = 0 ]; echo $?)"
+echo old >"$tmp/target.dat"
+ln -s target.dat "$tmp/link.dat"
+KTRACE_DIR=$fd check "record -o SYMLINK: exit 0" 0 '' 'bytes of trace in .*target.dat' \
+	-- record -o "$tmp/link.dat" -- true
+ok "record -o SYMLINK: the link kept, its target is the trace" \
+	"$([ -L "$tmp/link.dat" ] && "$bin" report "$tmp/link.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
+	   echo $?)"
+mkfifo "$tmp/fifo"
+timeout 10 cat "$tmp/fifo" >"$tmp/fifo.dat" &
+KTRACE_DIR=$fd check "record -o FIFO: exit 0" 0 '' 'bytes of trace in' \
+	-- record -o "$tmp/fifo" -- true
+wait
+ok "record -o FIFO: still a fifo, the trace written through it" \
+	"$([ -p "$tmp/fifo" ] && "$bin" report "$tmp/fifo.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
+	   echo $?)"
+if [ "$(id -u)" -eq 0 ] && [ -c /dev/null ]; then
+	KTRACE_DIR=$fd check "record -o /dev/null as root: exit 0" 0 '' 'bytes of trace in' \
+		-- record -o /dev/null -- true
+	ok "record -o /dev/null: still a character device" "$([ -c /dev/null ]; echo $?)"
+fi
+KTRACE_DIR=$fd check "record: a rename that fails keeps the trace, says where" 1 '' \
+	"trace kept in $tmp/late.dat\\.[A-Za-z0-9]{6}" \
+	-- record -o "$tmp/late.dat" -- mkdir "$tmp/late.dat"
+ok "record: the kept trace is whole" \
+	"$("$bin" report "$tmp"/late.dat.* 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
+rm -f "$tmp"/late.dat.*
+
 # The help and the completion know extract.
 check "extract --help" 0 '^usage: ktrace extract \[-o FILE\] \[--stop\]' '' -- extract --help
 check "the command list names extract" 0 '^  extract +save what the buffers hold' '' -- help
