@@ -47,8 +47,10 @@
 
 enum kt_state { KT_UNKNOWN, KT_STOPPED, KT_TRACING, KT_FROZEN };
 
-/* Set by the SIGINT/SIGTERM handler, read by the loop. */
+/* The last of SIGINT, SIGTERM, SIGHUP, SIGQUIT caught, read by the loops. */
 static int interrupted;
+/* How many of them were caught: a second one hurries COMMAND's end. */
+static int nr_signals;
 /* Written to by the signal handlers, so that the loop's poll() wakes up. */
 static int wake_pipe[2] = { -1, -1 };
 
@@ -57,11 +59,55 @@ static void on_signal(int sig)
 	int saved = errno;
 	ssize_t n;
 
-	if (sig != SIGCHLD)
+	if (sig != SIGCHLD) {
 		__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
-	n = write(wake_pipe[1], "", 1);	/* if full, the loop wakes up anyway */
-	(void)n;
+		__atomic_add_fetch(&nr_signals, 1, __ATOMIC_RELAXED);
+	}
+	if (wake_pipe[1] >= 0) {
+		n = write(wake_pipe[1], "", 1);	/* if full, the loop wakes up anyway */
+		(void)n;
+	}
 	errno = saved;
+}
+
+static int sig_caught(void)
+{
+	return __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
+}
+
+static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+#define NR_HANDLED	(sizeof(handled_signals) / sizeof(handled_signals[0]))
+static struct sigaction old_actions[NR_HANDLED];
+static bool handler_set[NR_HANDLED];
+
+/*
+ * Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT (and with @chld SIGCHLD), except
+ * a signal ignored on entry (nohup, a background job): it stays ignored.
+ */
+static void catch_signals(bool chld)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NR_HANDLED; i++) {
+		if (handled_signals[i] == SIGCHLD && !chld)
+			continue;
+		if (sigaction(handled_signals[i], NULL, &old_actions[i]) ||
+		    old_actions[i].sa_handler == SIG_IGN)
+			continue;
+		handler_set[i] = !sigaction(handled_signals[i], &sa, NULL);
+	}
+}
+
+/* Put back the dispositions catch_signals() found (in COMMAND, before exec). */
+static void uncatch_signals(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_HANDLED; i++)
+		if (handler_set[i])
+			sigaction(handled_signals[i], &old_actions[i], NULL);
 }
 
 struct recorder {
@@ -69,6 +115,7 @@ struct recorder {
 	const char *dir;
 	const char *out;
 	char *out_real;			/* the target of a symlink -o, allocated */
+	bool cut_by_signal;		/* extract: a signal ends it, no file */
 	int direct;			/* -o of a device or fifo: written, not replaced */
 	char *tmp;			/* being written; renamed to out at the end */
 	FILE *f;
@@ -200,9 +247,18 @@ static enum kt_state wait_frozen(const char *dir)
 	unsigned long long end = now_ms() + FROZEN_WAIT_MS;
 	enum kt_state st;
 
-	while ((st = trace_state(dir)) == KT_FROZEN && now_ms() < end)
+	while ((st = trace_state(dir)) == KT_FROZEN && now_ms() < end && !sig_caught())
 		sleep_ms(FROZEN_POLL_MS);
 	return st;
+}
+
+/* Has a signal ended extract?  Said once; the caller removes its file. */
+static bool cut(const struct recorder *r)
+{
+	if (!r->cut_by_signal || !sig_caught())
+		return false;
+	fprintf(stderr, "ktrace %s: %s: nothing saved\n", r->cmd, strsignal(sig_caught()));
+	return true;
 }
 
 static int section(struct recorder *r, unsigned int type, unsigned int ch,
@@ -361,6 +417,8 @@ static int drain(struct recorder *r)
 
 			if (r->fds[ch][cpu] < 0)
 				continue;
+			if (cut(r))
+				return -1;
 			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0)
 				if (section(r, KTF_STREAM, ch, cpu, r->chunk, n))
 					return -1;
@@ -497,7 +555,7 @@ static int out_finish(struct recorder *r, bool hide)
 
 	open_streams(r);
 	if (drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
-	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers"))
+	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers") || cut(r))
 		goto fail;
 	if (!uname(&u)) {
 		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
@@ -511,7 +569,7 @@ static int out_finish(struct recorder *r, bool hide)
 		goto fail;
 	}
 	r->f = NULL;
-	if (kt_symbols_save(r->tmp, hide))
+	if (cut(r) || kt_symbols_save(r->tmp, hide) || cut(r))
 		goto fail;
 	if (r->direct >= 0) {
 		if (out_copy(r))
@@ -629,6 +687,9 @@ int kt_extract(int argc, char **argv)
 	}
 	if (out_resolve(r))
 		goto out;
+	/* A signal ends extract, its temporary file removed. */
+	r->cut_by_signal = true;
+	catch_signals(false);
 	st = trace_state(r->dir);
 	if (st == KT_UNKNOWN) {
 		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
@@ -642,7 +703,7 @@ int kt_extract(int argc, char **argv)
 	}
 	if (st == KT_TRACING && ctl_write(r, "enable", "0"))
 		goto out;
-	if (st == KT_FROZEN && wait_frozen(r->dir) == KT_FROZEN) {
+	if (st == KT_FROZEN && wait_frozen(r->dir) == KT_FROZEN && !cut(r)) {
 		fprintf(stderr,
 			"ktrace extract: the trace is still frozen after %u ms: its trigger's stop has not completed\n",
 			FROZEN_WAIT_MS);
@@ -659,6 +720,8 @@ int kt_extract(int argc, char **argv)
 	ret = 0;
 out:
 	recorder_free(r);
+	if (sig_caught())
+		ret = 128 + sig_caught();
 	return ret;
 }
 
@@ -950,6 +1013,32 @@ static long read_trigger_pipe(struct recorder *r, int fd)
 	return n == 0 && delay < 0 ? -2 : delay;
 }
 
+/*
+ * End COMMAND after a signal ended the recording: SIGTERM, then SIGKILL
+ * after 2 s or at once on another signal; @status set to how it ended.
+ */
+static void end_child(pid_t child, int *status)
+{
+	unsigned long long end = now_ms() + 2000;
+	int seen = __atomic_load_n(&nr_signals, __ATOMIC_RELAXED);
+	bool killed = false;
+	char drop[64];
+
+	kill(child, SIGTERM);
+	while (waitpid(child, status, WNOHANG) != child) {
+		struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
+
+		if (!killed && (now_ms() >= end ||
+				__atomic_load_n(&nr_signals, __ATOMIC_RELAXED) != seen)) {
+			kill(child, SIGKILL);
+			killed = true;
+		}
+		poll(&p, 1, 50);
+		while (read(wake_pipe[0], drop, sizeof(drop)) > 0)
+			;
+	}
+}
+
 /* Record's exit status for how COMMAND ended. */
 static int child_status(int status)
 {
@@ -973,7 +1062,6 @@ int kt_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sigaction sa = { .sa_handler = on_signal };
 	bool wait_stop = false, hide = false, tty = isatty(STDERR_FILENO), flight;
 	const char *mode = NULL, *kb = NULL;
 	char *events = NULL, **triggers = NULL, *armed = NULL, *cur_mode = NULL;
@@ -1098,9 +1186,7 @@ int kt_record(int argc, char **argv)
 		fprintf(stderr, "ktrace record: pipe: %s\n", strerror(errno));
 		goto out;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
+	catch_signals(true);
 
 	/*
 	 * Change, saving what is changed.  The triggers first: the kernel's
@@ -1152,7 +1238,8 @@ int kt_record(int argc, char **argv)
 		close(tpipe);
 		tpipe = -1;
 	}
-	if (change(r, &s, "enable", "1"))
+	/* A signal during the setup: COMMAND is not started. */
+	if (sig_caught() || change(r, &s, "enable", "1"))
 		goto fail;
 	/* The relay files exist once the buffers are allocated, at the start. */
 	if (!open_streams(r)) {
@@ -1161,9 +1248,12 @@ int kt_record(int argc, char **argv)
 	}
 	if (flight)
 		close_streams(r);	/* read once, at the end */
+	if (sig_caught())
+		goto fail;
 	if (optind < argc) {
 		child = fork();
 		if (child == 0) {
+			uncatch_signals();
 			execvp(argv[optind], argv + optind);
 			fprintf(stderr, "ktrace record: %s: %s\n", argv[optind], strerror(errno));
 			_exit(EXIT_NOCMD);
@@ -1229,6 +1319,11 @@ int kt_record(int argc, char **argv)
 		}
 	}
 	ret = 0;
+	/* Ended by a signal: COMMAND is ended too, then the trace saved. */
+	if (child > 0 && sig_caught()) {
+		end_child(child, &status);
+		child = 0;
+	}
 stop:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
@@ -1244,6 +1339,8 @@ stop:
 	goto restore;
 fail:
 	ret = 1;
+	if (sig_caught() && child < 0)
+		ret = 128 + sig_caught();	/* during the setup */
 restore:
 	if (changed && restore(r, &s))
 		ret = 1;

@@ -45,6 +45,9 @@ tree() {
 }
 
 fd=$tmp/fake
+# SIGINT as in a foreground job: a background job of sh starts with it ignored.
+sigint=
+env --default-signal=INT true 2>/dev/null && sigint='env --default-signal=INT'
 fake "$fd"
 "$bin" report "$tmp/fk.dat" >"$tmp/fk.rep" 2>&1
 # Read-only control files: a write would fail (as non-root); as root the
@@ -228,7 +231,8 @@ wait $pid
 ok "record --wait ends when tracing stops (in $((i / 10)).$((i % 10)) s)" \
 	"$([ $? -eq 0 ] && [ $i -lt 25 ] && "$bin" report "$tmp/sv-w.dat" | cmp -s - "$tmp/fk.rep"
 	   echo $?)" "$(cat "$tmp/err")"
-KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-i.dat" >/dev/null 2>"$tmp/err" &
+# (A background job starts with SIGINT ignored, and record leaves it so.)
+KTRACE_DIR=$fd $sigint "$bin" record -o "$tmp/sv-i.dat" >/dev/null 2>"$tmp/err" &
 pid=$!
 sleep 0.5
 kill -INT $pid
@@ -246,6 +250,53 @@ ok "record without relay files: no file, enable back to 0" \
 	"$([ "$(ls "$tmp"/sv-nr.dat* 2>/dev/null | wc -l)" -eq 0 ] && [ "$(cat "$fd/enable")" = 0 ]
 	   echo $?)" "$(ls "$tmp"/sv-nr.dat* 2>&1; cat "$fd/enable")"
 for c in high medium low; do mv "$fd/$c.away" "$fd/$c"; done
+
+# A signal while COMMAND runs: record ends COMMAND (SIGTERM), saves, restores.
+# sigtest SIG NAME: record -m drop -b 64 -e foo/bits -- a long COMMAND.
+sigtest() {
+	fake "$fd"
+	echo 'hybrid 1024 0 0 1 1  ' >"$tmp/sig.before"
+	rm -f "$tmp/cmd.pid" "$tmp"/sv-s.dat*
+	KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-s.dat" -m drop -b 64 -e foo/bits -- \
+		sh -c 'echo $$ >"$1"; exec sleep 8' sh "$tmp/cmd.pid" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/cmd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -"$1" $pid
+	i=0
+	while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -0 $pid 2>/dev/null && kill -KILL $pid
+	wait $pid
+	st=$?
+	{ sh "$tmp/vals.sh" "$fd"; echo; } >"$tmp/sig.after"
+	ok "record: SIG$1 while COMMAND runs: ends in $((i / 10)).$((i % 10)) s, COMMAND gone, exit $st" \
+		"$([ $i -lt 30 ] && [ $st -eq 143 ] && ! kill -0 "$(cat "$tmp/cmd.pid")" 2>/dev/null
+		   echo $?)" "$(cat "$tmp/err")"
+	ok "record: SIG$1: settings restored, the trace saved, no temporary file" \
+		"$(cmp -s "$tmp/sig.before" "$tmp/sig.after" && [ -s "$tmp/sv-s.dat" ] &&
+		   [ "$(ls "$tmp"/sv-s.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)" \
+		"$(cat "$tmp/sig.before" "$tmp/sig.after")"
+}
+sigtest TERM
+sigtest HUP
+
+# A signal during extract (blocked opening comms, a fifo): no file left.
+fake "$fd"
+rm "$fd/comms"
+mkfifo "$fd/comms"
+KTRACE_DIR=$fd $sigint "$bin" extract -o "$tmp/sv-e.dat" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 $pid 2>/dev/null && kill -KILL $pid
+wait $pid
+st=$?
+ok "extract: SIGINT: exit $st (130), no file, no temporary file" \
+	"$([ $st -eq 130 ] && [ "$(ls "$tmp"/sv-e.dat* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)" \
+	"$(cat "$tmp/err"; ls "$tmp"/sv-e.dat* 2>&1)"
+rm -f "$tmp"/sv-e.dat*
 
 # -o of something other than a regular file.
 fake "$fd"
