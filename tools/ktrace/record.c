@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -41,7 +42,7 @@
 
 #define EXIT_USAGE	2
 #define EXIT_NOCMD	127
-#define CHUNK		1048576		/* bytes per read of a relay file */
+#define CHUNK		1048576		/* bytes per read of a stream file */
 #define FROZEN_WAIT_MS	10000		/* for the stop work of a trigger */
 #define FROZEN_POLL_MS	20
 
@@ -76,7 +77,8 @@ static int sig_caught(void)
 }
 
 static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
-#define NR_HANDLED	(sizeof(handled_signals) / sizeof(handled_signals[0]))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define NR_HANDLED	ARRAY_SIZE(handled_signals)
 static struct sigaction old_actions[NR_HANDLED];
 static bool handler_set[NR_HANDLED];
 
@@ -406,7 +408,7 @@ fail:
 	return -1;
 }
 
-/* Copy what the relay files hold now, until read() returns 0; -1 on an error. */
+/* Copy what the stream files hold now, until read() returns 0; -1 on an error. */
 static int drain(struct recorder *r)
 {
 	unsigned int ch, cpu;
@@ -433,16 +435,18 @@ static int drain(struct recorder *r)
 }
 
 /*
- * Open the relay files not open yet: all of them at the start, and those
+ * Open the stream files not open yet: all of them at the start, and those
  * of CPUs brought online while recording (ktrace gives a CPU its buffers
  * when it comes online), as the loop calls it again once a second.
- * Returns the number of files open.
+ * Returns the number of files open, or -1 after saying why a file exists
+ * but could not be opened.
  */
-static unsigned int open_streams(struct recorder *r)
+static int open_streams(struct recorder *r)
 {
-	unsigned int ch, cpu, open_now = 0;
+	unsigned int ch, cpu;
 	char path[4096];
 	struct dirent *d;
+	int open_now = 0;
 	DIR *dir;
 
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
@@ -460,6 +464,13 @@ static unsigned int open_streams(struct recorder *r)
 			snprintf(path, sizeof(path), "%s/%s/%s", r->dir, kt_channel_name(ch),
 				 d->d_name);
 			r->fds[ch][cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			/* ENOENT: its CPU went offline since readdir(). */
+			if (r->fds[ch][cpu] < 0 && errno != ENOENT) {
+				fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, path,
+					strerror(errno));
+				closedir(dir);
+				return -1;
+			}
 			if (r->fds[ch][cpu] >= 0 && cpu + 1 > r->nr_cpus)
 				r->nr_cpus = cpu + 1;
 		}
@@ -553,8 +564,7 @@ static int out_finish(struct recorder *r, bool hide)
 	struct utsname u;
 	char text[1024];
 
-	open_streams(r);
-	if (drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
+	if (open_streams(r) < 0 || drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
 	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers") || cut(r))
 		goto fail;
 	if (!uname(&u)) {
@@ -596,6 +606,13 @@ static struct recorder *recorder_new(const char *cmd)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	unsigned int ch, cpu;
+	struct rlimit rl;
+
+	/* Three stream files per CPU: as many files as allowed. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 
 	if (!r)
 		return NULL;
@@ -709,7 +726,10 @@ int kt_extract(int argc, char **argv)
 			FROZEN_WAIT_MS);
 		goto out;
 	}
-	if (!open_streams(r)) {
+	c = open_streams(r);
+	if (c < 0)
+		goto out;
+	if (!c) {
 		fprintf(stderr,
 			"ktrace extract: no stream files under %s/high: no buffers allocated?\n",
 			r->dir);
@@ -1241,9 +1261,11 @@ int kt_record(int argc, char **argv)
 	/* A signal during the setup: COMMAND is not started. */
 	if (sig_caught() || change(r, &s, "enable", "1"))
 		goto fail;
-	/* The relay files exist once the buffers are allocated, at the start. */
-	if (!open_streams(r)) {
-		fprintf(stderr, "ktrace record: no relay files under %s/high\n", r->dir);
+	/* The stream files exist once the buffers are allocated, at the start. */
+	c = open_streams(r);
+	if (c <= 0) {
+		if (!c)
+			fprintf(stderr, "ktrace record: no stream files under %s/high\n", r->dir);
 		goto stop;
 	}
 	if (flight)
@@ -1312,8 +1334,8 @@ int kt_record(int argc, char **argv)
 			last_check = now;
 			if (wait_stop && trace_state(r->dir) != KT_TRACING)
 				break;
-			if (!flight)
-				open_streams(r);
+			if (!flight && open_streams(r) < 0)
+				goto stop;
 			if (tty)
 				progress(r);
 		}

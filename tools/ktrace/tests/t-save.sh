@@ -2,7 +2,7 @@
 # Sourced by run.sh: ktrace extract and the save workflow of ktrace record,
 # against a fake control directory: regular files for the control files,
 # and the streams of mktrace's synthetic trace as high/cpu1, medium/cpu0
-# and low/cpu0 (read until read() returns 0, as the relay files are).
+# and low/cpu0 (read until read() returns 0, as the stream files are).
 
 # ok NAME CONDITION_STATUS [DETAIL]: one test from a status computed here.
 ok() {
@@ -119,6 +119,15 @@ ok "extract: after a failure the old file is intact, no temporary file left" \
 	"$("$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
 	   [ "$(ls "$tmp"/sv-y.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
 rmdir "$fd/high/cpu2"
+# A stream file that exists but cannot be opened (ELOOP): fatal, named.
+ln -s cpu3 "$fd/high/cpu3"
+KTRACE_DIR=$fd check "extract: a stream file that cannot be opened: exit 1, named" 1 '' \
+	"high/cpu3: Too many levels of symbolic links" -- extract -o "$tmp/sv-y.dat"
+KTRACE_DIR=$fd check "record: a stream file that cannot be opened: exit 1, named" 1 '' \
+	"high/cpu3: Too many levels of symbolic links" -- record -o "$tmp/sv-y.dat" -- true
+ok "extract, record: the old file kept" \
+	"$("$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
+rm "$fd/high/cpu3"
 KTRACE_DIR=$tmp/nowhere check "extract without a control directory: exit 1" 1 '' \
 	'nowhere/stats: no state' -- extract -o "$tmp/sv-w.dat"
 check "extract: a stray argument is a usage error" 2 '' "unexpected argument 'x'" -- extract x
@@ -241,12 +250,12 @@ ok "record without COMMAND ends on SIGINT, exit 0, the trace saved" \
 	"$([ $? -eq 0 ] && "$bin" report "$tmp/sv-i.dat" | cmp -s - "$tmp/fk.rep"; echo $?)" \
 	"$(cat "$tmp/err")"
 
-# No relay files (no buffers): record fails, writes no file, puts enable back.
+# No stream files (no buffers): record fails, writes no file, puts enable back.
 fake "$fd"
 for c in high medium low; do mv "$fd/$c" "$fd/$c.away"; done
-KTRACE_DIR=$fd check "record without relay files: exit 1" 1 '' 'no relay files under' \
+KTRACE_DIR=$fd check "record without stream files: exit 1" 1 '' 'no stream files under' \
 	-- record -o "$tmp/sv-nr.dat" -- true
-ok "record without relay files: no file, enable back to 0" \
+ok "record without stream files: no file, enable back to 0" \
 	"$([ "$(ls "$tmp"/sv-nr.dat* 2>/dev/null | wc -l)" -eq 0 ] && [ "$(cat "$fd/enable")" = 0 ]
 	   echo $?)" "$(ls "$tmp"/sv-nr.dat* 2>&1; cat "$fd/enable")"
 for c in high medium low; do mv "$fd/$c.away" "$fd/$c"; done
@@ -269,7 +278,7 @@ sigtest() {
 	wait $pid
 	st=$?
 	{ sh "$tmp/vals.sh" "$fd"; echo; } >"$tmp/sig.after"
-	ok "record: SIG$1 while COMMAND runs: ends in $((i / 10)).$((i % 10)) s, COMMAND gone, exit $st" \
+	ok "record: SIG$1 with COMMAND: ends in $((i / 10)).$((i % 10)) s, COMMAND gone, exit $st" \
 		"$([ $i -lt 30 ] && [ $st -eq 143 ] && ! kill -0 "$(cat "$tmp/cmd.pid")" 2>/dev/null
 		   echo $?)" "$(cat "$tmp/err")"
 	ok "record: SIG$1: settings restored, the trace saved, no temporary file" \
