@@ -124,7 +124,12 @@ struct recorder {
 	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
 	unsigned int nr_cpus;
 	unsigned char *chunk;
-	unsigned long long bytes;
+	unsigned long long bytes;	/* all sections */
+	unsigned long long stream_bytes;	/* of the stream sections */
+	unsigned int nr_streams;	/* streams that had data */
+	bool had_data[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
+	bool extract;
+	char *stats_before;		/* extract: the counters before reading */
 };
 
 /* A whole small file, NUL-terminated; NULL if it cannot be read. */
@@ -421,9 +426,13 @@ static int drain(struct recorder *r)
 				continue;
 			if (cut(r))
 				return -1;
-			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0)
+			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0) {
 				if (section(r, KTF_STREAM, ch, cpu, r->chunk, n))
 					return -1;
+				r->stream_bytes += n;
+				r->nr_streams += !r->had_data[ch][cpu];
+				r->had_data[ch][cpu] = true;
+			}
 			if (n < 0 && errno != EAGAIN && errno != EINTR) {
 				fprintf(stderr, "ktrace %s: %s/%s/cpu%u: %s\n", r->cmd, r->dir,
 					kt_channel_name(ch), cpu, strerror(errno));
@@ -553,6 +562,72 @@ static int add_text(struct recorder *r, unsigned int type, const char *file)
 	return ret;
 }
 
+/* The line after @line in a text, or NULL. */
+static const char *next_line(const char *line)
+{
+	line = strchr(line, '\n');
+	return line && line[1] ? line + 1 : NULL;
+}
+
+/*
+ * What must not change while extract reads: the state line of ``stats``
+ * and, for each line "cpuN CHANNEL events=E ...", its first three words.
+ * NULL if unreadable.
+ */
+static char *stats_counters(const char *dir)
+{
+	char path[4096], *stats, *out, *o;
+	const char *line, *e;
+
+	snprintf(path, sizeof(path), "%s/stats", dir);
+	stats = slurp(path, 1 << 20);
+	out = stats ? malloc(strlen(stats) + 1) : NULL;
+	if (!out) {
+		free(stats);
+		return NULL;
+	}
+	o = out;
+	for (line = *stats ? stats : NULL; line; line = next_line(line)) {
+		if (!strncmp(line, "state ", 6)) {
+			memcpy(o, line, strcspn(line, "\n"));
+			o += strcspn(line, "\n");
+			*o++ = '\n';
+		}
+		if (strncmp(line, "cpu", 3))
+			continue;
+		e = strstr(line, " events=");
+		if (!e || e > line + strcspn(line, "\n"))
+			continue;
+		e += strcspn(e + 1, " \n") + 1;
+		memcpy(o, line, e - line);
+		o += e - line;
+		*o++ = '\n';
+	}
+	*o = '\0';
+	free(stats);
+	return out;
+}
+
+/*
+ * extract: did the trace restart while it was read (stopped no more, or
+ * other counters)?  Says so.
+ */
+static bool restarted(struct recorder *r)
+{
+	char *now;
+	bool same;
+
+	if (!r->extract)
+		return false;
+	now = stats_counters(r->dir);
+	same = now && r->stats_before && !strcmp(now, r->stats_before);
+	free(now);
+	if (!same)
+		fprintf(stderr, "ktrace %s: the trace restarted while it was read: not saved\n",
+			r->cmd);
+	return !same;
+}
+
 /*
  * The end of a trace file: the streams left (all of them when nothing was
  * read while tracing), the tasks, stats, comms, triggers and uname; then
@@ -564,8 +639,17 @@ static int out_finish(struct recorder *r, bool hide)
 	struct utsname u;
 	char text[1024];
 
-	if (open_streams(r) < 0 || drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
-	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers") || cut(r))
+	if (open_streams(r) < 0 || drain(r))
+		goto fail;
+	if (r->extract && !r->stream_bytes) {
+		fprintf(stderr,
+			"ktrace %s: the buffers are empty: already read? (the stream files are consuming)\n",
+			r->cmd);
+		goto fail;
+	}
+	if ( add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
+	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers") ||
+	    cut(r) || restarted(r))
 		goto fail;
 	if (!uname(&u)) {
 		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
@@ -595,7 +679,8 @@ static int out_finish(struct recorder *r, bool hide)
 	}
 	free(r->tmp);
 	r->tmp = NULL;
-	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s\n", r->cmd, r->bytes, r->out);
+	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s (%u streams)\n",
+		r->cmd, r->stream_bytes, r->out, r->nr_streams);
 	return 0;
 fail:
 	out_discard(r);
@@ -638,6 +723,7 @@ static void recorder_free(struct recorder *r)
 	if (r->direct >= 0)
 		close(r->direct);
 	free(r->out_real);
+	free(r->stats_before);
 	free(r->chunk);
 	free(r);
 }
@@ -676,6 +762,7 @@ int kt_extract(int argc, char **argv)
 	r = recorder_new("extract");
 	if (!r)
 		return 1;
+	r->extract = true;
 	while ((c = getopt_long(argc, argv, "o:sh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -726,6 +813,7 @@ int kt_extract(int argc, char **argv)
 			FROZEN_WAIT_MS);
 		goto out;
 	}
+	r->stats_before = stats_counters(r->dir);
 	c = open_streams(r);
 	if (c < 0)
 		goto out;
@@ -829,13 +917,6 @@ static int restore(struct recorder *r, struct saved *s)
 	if (ret)
 		fprintf(stderr, "ktrace record: could not put every setting back\n");
 	return ret;
-}
-
-/* The line after @line in a text, or NULL. */
-static const char *next_line(const char *line)
-{
-	line = strchr(line, '\n');
-	return line && line[1] ? line + 1 : NULL;
 }
 
 /* The kind of a trigger spec or of a line of ``triggers``: "oom", "latency:block". */

@@ -260,6 +260,33 @@ ok "record without stream files: no file, enable back to 0" \
 	   echo $?)" "$(ls "$tmp"/sv-nr.dat* 2>&1; cat "$fd/enable")"
 for c in high medium low; do mv "$fd/$c.away" "$fd/$c"; done
 
+# A second extract reads nothing (the stream files are consuming: emptied
+# here): it fails and keeps the first file.
+fake "$fd"
+KTRACE_DIR=$fd check "extract: a first extract" 0 '' 'bytes of trace in' \
+	-- extract -o "$tmp/sv-2.dat"
+for f in "$fd"/*/cpu*; do : >"$f"; done
+KTRACE_DIR=$fd check "extract: a second one finds the buffers empty: exit 1" 1 '' \
+	'the buffers are empty: already read\? \(the stream files are consuming\)' \
+	-- extract -o "$tmp/sv-2.dat"
+ok "extract: the first file kept" \
+	"$("$bin" report "$tmp/sv-2.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
+	   [ "$(ls "$tmp"/sv-2.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
+
+# The trace restarted while extract read it (the counters changed while it
+# waited for comms, a fifo): not saved, the old file kept.
+fake "$fd"
+rm "$fd/comms"
+mkfifo "$fd/comms"
+(sleep 0.3; printf 'state stopped\ncpu0 medium events=9 dropped=0\n' >"$fd/stats"
+ printf '7 init\n' >"$fd/comms") &
+KTRACE_DIR=$fd check "extract: counters changed while reading: exit 1" 1 '' \
+	'the trace restarted while it was read' -- extract -o "$tmp/sv-2.dat"
+wait
+ok "extract: after a restart the old file kept" \
+	"$("$bin" report "$tmp/sv-2.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
+	   [ "$(ls "$tmp"/sv-2.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
+
 # A signal while COMMAND runs: record ends COMMAND (SIGTERM), saves, restores.
 # sigtest SIG NAME: record -m drop -b 64 -e foo/bits -- a long COMMAND.
 sigtest() {
