@@ -598,7 +598,7 @@ static char *stats_counters(const char *dir)
 		e = strstr(line, " events=");
 		if (!e || e > line + strcspn(line, "\n"))
 			continue;
-		e += strcspn(e + 1, " \n") + 1;
+		e += strcspn(e + 1, "\n ") + 1;
 		memcpy(o, line, e - line);
 		o += e - line;
 		*o++ = '\n';
@@ -612,7 +612,7 @@ static char *stats_counters(const char *dir)
  * extract: did the trace restart while it was read (stopped no more, or
  * other counters)?  Says so.
  */
-static bool restarted(struct recorder *r)
+static bool changed_while_read(struct recorder *r)
 {
 	char *now;
 	bool same;
@@ -647,9 +647,9 @@ static int out_finish(struct recorder *r, bool hide)
 			r->cmd);
 		goto fail;
 	}
-	if ( add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
+	if (add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
 	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers") ||
-	    cut(r) || restarted(r))
+	    cut(r) || changed_while_read(r))
 		goto fail;
 	if (!uname(&u)) {
 		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
@@ -1038,6 +1038,102 @@ static int save_events(struct recorder *r, struct saved *s)
 	return ret;
 }
 
+/* A number of digits only, within @min..@max; false otherwise. */
+static bool in_range(const char *s, size_t len, unsigned long long min,
+		     unsigned long long max, unsigned long long *v)
+{
+	if (!len || len > 19 || strspn(s, "0123456789") < len)
+		return false;
+	*v = strtoull(s, NULL, 10);
+	return *v >= min && *v <= max;
+}
+
+/*
+ * Check a -t spec against the grammar of the triggers file (see
+ * Documentation/trace/ktrace.rst, "Triggers"), as the kernel parses it:
+ * KIND [OPTION=VALUE]...  Returns NULL if it is good, else why not.
+ */
+static const char *trigger_check(const char *spec)
+{
+	static const char * const kinds[] = { "oom", "oops", "panic", "hung_task", "user" };
+	static const char * const lats[] = { "block", "wakeup", "syscall", "irq" };
+	static const struct { const char *unit; unsigned long long ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	static const char * const opts[] = { "count", "delay", "action", "nr", "last" };
+	size_t len = strcspn(spec, " \t"), l;
+	bool lat_syscall = false, panic = false, seen[ARRAY_SIZE(opts)] = { false };
+	unsigned long long v;
+	const char *p, *eq;
+	unsigned int i, o;
+
+	if (!strncmp(spec, "latency:", 8)) {
+		const char *gt = memchr(spec, '>', len);
+
+		if (!gt)
+			return "a latency trigger needs a threshold: latency:KIND>T";
+		for (i = 0; i < ARRAY_SIZE(lats); i++)
+			if ((size_t)(gt - spec - 8) == strlen(lats[i]) &&
+			    !strncmp(spec + 8, lats[i], gt - spec - 8))
+				break;
+		if (i == ARRAY_SIZE(lats))
+			return "unknown latency kind: block, wakeup, syscall or irq";
+		lat_syscall = i == 2;
+		p = gt + 1;
+		l = strspn(p, "0123456789");
+		for (i = 0; i < ARRAY_SIZE(units); i++)
+			if ((size_t)(spec + len - p - l) == strlen(units[i].unit) &&
+			    !strncmp(p + l, units[i].unit, strlen(units[i].unit)))
+				break;
+		if (!l || i == ARRAY_SIZE(units))
+			return "bad threshold: a number and a unit, ns, us, ms or s";
+		if (l > 12 || !in_range(p, l, 0, 3600000000000ULL / units[i].ns, &v) ||
+		    v * units[i].ns < 1000)
+			return "threshold out of range: 1 us to 3600 s";
+	} else {
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (len == strlen(kinds[i]) && !strncmp(spec, kinds[i], len))
+				break;
+		if (i == ARRAY_SIZE(kinds))
+			return "unknown kind: oom, oops, panic, hung_task, user or latency:KIND>T";
+		panic = i == 2;
+	}
+	for (p = spec + len; *p; p += len) {
+		p += strspn(p, " \t");
+		len = strcspn(p, " \t");
+		if (!len)
+			break;
+		eq = memchr(p, '=', len);
+		if (!eq)
+			return "an option is OPTION=VALUE";
+		for (o = 0; o < ARRAY_SIZE(opts); o++)
+			if ((size_t)(eq - p) == strlen(opts[o]) && !strncmp(p, opts[o], eq - p))
+				break;
+		if (o == ARRAY_SIZE(opts))
+			return "unknown option: count, delay, action, nr or last";
+		if (seen[o])
+			return "an option given twice";
+		seen[o] = true;
+		l = p + len - eq - 1;
+		eq++;
+		if (o == 0 && !in_range(eq, l, 1, 1000000, &v))
+			return "count= out of range: 1 to 1000000";
+		if (o == 1 && !in_range(eq, l, 0, 600000, &v))
+			return "delay= out of range: 0 to 600000 (ms)";
+		if (o == 2 && !(l == 4 && (!strncmp(eq, "stop", 4) || !strncmp(eq, "mark", 4))))
+			return "action= is stop or mark";
+		if (o == 3 && !lat_syscall)
+			return "nr= is for latency:syscall only";
+		if (o == 3 && !in_range(eq, l, 0, 4095, &v))
+			return "nr= out of range: 0 to 4095";
+		if (o == 4 && !panic)
+			return "last= is for panic only";
+		if (o == 4 && !in_range(eq, l, 1, 100000, &v))
+			return "last= out of range: 1 to 100000";
+	}
+	return NULL;
+}
+
 static const char record_help[] =
 	"usage: ktrace record [-o FILE] [-e EVENT,...] [-m drop|overwrite|hybrid] [-b KB]\n"
 	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses]\n"
@@ -1169,6 +1265,7 @@ int kt_record(int argc, char **argv)
 	char *old_enable = NULL, *tok, file[KTRACE_NAME_LEN * 2 + 32];
 	unsigned long long pending_at = 0, last_check = 0;
 	unsigned int nr_triggers = 0, i;
+	const char *why;
 	struct saved s = { 0 };
 	struct recorder *r;
 	enum kt_state st;
@@ -1213,10 +1310,15 @@ int kt_record(int argc, char **argv)
 			if (!nt)
 				goto out;
 			triggers = nt;
-			if (*optarg == '!' || !trigger_kind_len(optarg)) {
-				fprintf(stderr,
-					"ktrace record: bad trigger '%s': KIND [OPTION=VALUE]...\n",
-					optarg);
+			why = *optarg == '!' || !trigger_kind_len(optarg) ?
+			      "KIND [OPTION=VALUE]..." : trigger_check(optarg);
+			for (i = 0; !why && i < nr_triggers; i++)
+				if (trigger_kind_len(triggers[i]) == trigger_kind_len(optarg) &&
+				    !strncmp(triggers[i], optarg, trigger_kind_len(optarg)))
+					why = "a second trigger of that kind";
+			if (why) {
+				fprintf(stderr, "ktrace record: bad trigger '%s': %s\n", optarg,
+					why);
 				goto usage;
 			}
 			triggers[nr_triggers++] = optarg;
@@ -1290,25 +1392,12 @@ int kt_record(int argc, char **argv)
 	catch_signals(true);
 
 	/*
-	 * Change, saving what is changed.  The triggers first: the kernel's
-	 * parser is the authority on a spec, so a bad one (EINVAL, ERANGE,
-	 * EOPNOTSUPP) fails here, before anything else has changed.
+	 * Change, saving what is changed: stop first, so that nothing fires
+	 * or is recorded meanwhile; then the mode, the size, the events, the
+	 * triggers (the kernel is the authority on a spec: if it refuses one
+	 * that passed trigger_check(), everything is put back), and start.
 	 */
 	changed = true;
-	for (i = 0; i < nr_triggers; i++) {
-		char **nd = realloc(s.disarm, (s.nr_disarm + 1) * sizeof(*nd));
-		size_t len = trigger_kind_len(triggers[i]);	/* "!latency:block" */
-
-		if (!nd)
-			goto fail;
-		s.disarm = nd;
-		if (ctl_write(r, "triggers", triggers[i]))
-			goto fail;
-		s.disarm[s.nr_disarm] = malloc(len + 2);
-		if (!s.disarm[s.nr_disarm])
-			goto fail;
-		sprintf(s.disarm[s.nr_disarm++], "!%.*s", (int)len, triggers[i]);
-	}
 	st = trace_state(r->dir);
 	if ((st != KT_STOPPED || strcmp(old_enable, "0")) && change(r, &s, "enable", "0"))
 		goto fail;
@@ -1332,6 +1421,20 @@ int kt_record(int argc, char **argv)
 		}
 	}
 
+	for (i = 0; i < nr_triggers; i++) {
+		char **nd = realloc(s.disarm, (s.nr_disarm + 1) * sizeof(*nd));
+		size_t len = trigger_kind_len(triggers[i]);	/* "!latency:block" */
+
+		if (!nd)
+			goto fail;
+		s.disarm = nd;
+		if (ctl_write(r, "triggers", triggers[i]))
+			goto fail;
+		s.disarm[s.nr_disarm] = malloc(len + 2);
+		if (!s.disarm[s.nr_disarm])
+			goto fail;
+		sprintf(s.disarm[s.nr_disarm++], "!%.*s", (int)len, triggers[i]);
+	}
 	snprintf(file, sizeof(file), "%s/trigger_pipe", r->dir);
 	tpipe = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	/* Firings of an earlier trace are not this one's. */

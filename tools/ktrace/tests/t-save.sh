@@ -45,6 +45,14 @@ tree() {
 }
 
 fd=$tmp/fake
+cat >"$tmp/vals.sh" <<'EOF'
+# vals.sh DIR: the first line of the files record changes, in one line.
+cd "$1" || exit 1
+for f in mode buffer_size_kb enable events/foo/bits/enable events/foo/switch/enable \
+	events/bar/io/enable triggers; do
+	printf '%s ' "$(head -n 1 $f)"
+done
+EOF
 # SIGINT as in a foreground job: a background job of sh starts with it ignored.
 sigint=
 env --default-signal=INT true 2>/dev/null && sigint='env --default-signal=INT'
@@ -164,6 +172,56 @@ KTRACE_DIR=$fd check "record -- nosuchcmd: exit 127" 127 '' 'nosuchcmd: command 
 	-- record -o "$tmp/sv-r.dat" -m drop -e foo -- nosuchcmd
 unchanged "record -- nosuchcmd"
 
+# Bad trigger specs, each class of error, and two of one kind: usage
+# errors before anything changed.
+for spec in 'bogus' 'latency:block' 'latency:disk>5ms' 'latency:block>5' 'latency:block>5h' \
+	'latency:block>999ns' 'latency:irq>3601s' 'oom count' 'oom colour=red' \
+	'oom count=1 count=2' 'oom count=0' 'oom count=1000001' 'oom delay=600001' \
+	'oom action=halt' 'oom nr=3' 'latency:syscall>1ms nr=4096' 'oom last=5' \
+	'panic last=0' 'panic last=100001' 'oom count=-1'; do
+	KTRACE_DIR=$fd check "record -t '$spec': usage error" 2 '' "bad trigger '$spec': " \
+		-- record -o "$tmp/sv-r.dat" -m drop -t user -t "$spec" -- true
+	unchanged "record -t '$spec'"
+done
+KTRACE_DIR=$fd check "record -t with two latency:block: usage error" 2 '' \
+	'a second trigger of that kind' -- record -o "$tmp/sv-r.dat" -m drop \
+	-t 'latency:block>5ms' -t 'latency:block>9ms' -- true
+unchanged "record -t latency:block twice"
+for spec in 'latency:syscall>1ms nr=0 count=3 delay=600000 action=mark' 'panic last=100000' \
+	'latency:irq>3600s' 'latency:wakeup>1us' 'hung_task	count=1000000'; do
+	ok "trigger spec '$spec' accepted" \
+		"$(KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-ok.dat" -t "$spec" -- true \
+		   >/dev/null 2>&1; echo $?)"
+done
+: >"$fd/triggers"
+tree "$fd" >"$tmp/tree.before"
+
+# A failure after mode, size, events (and triggers) were changed: all put back.
+echo 'oom count=1 delay=0 action=stop hits=0 fired=0' >"$fd/triggers"
+echo hybrid >"$fd/mode"
+sh "$tmp/vals.sh" "$fd" >"$tmp/rb.before"
+mv "$fd/events/enable" "$tmp/ev.enable"
+mkdir "$fd/events/enable"
+KTRACE_DIR=$fd check "record: events/enable not writable: exit 1" 1 '' 'events/enable: Is a dir' \
+	-- record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -- true
+sh "$tmp/vals.sh" "$fd" >"$tmp/rb.after"
+ok "record: after a failed events write: mode, size, enable, events put back" \
+	"$(cmp -s "$tmp/rb.before" "$tmp/rb.after"; echo $?)" \
+	"$(cat "$tmp/rb.before"; echo; cat "$tmp/rb.after")"
+rmdir "$fd/events/enable"
+mv "$tmp/ev.enable" "$fd/events/enable"
+mv "$fd/triggers" "$tmp/trig"
+mkdir "$fd/triggers"
+KTRACE_DIR=$fd check "record: triggers not writable: exit 1" 1 '' 'triggers: Is a dir' \
+	-- record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -t user -- true
+rmdir "$fd/triggers"
+mv "$tmp/trig" "$fd/triggers"
+sh "$tmp/vals.sh" "$fd" >"$tmp/rb.after"
+ok "record: after a refused trigger: mode, size, enable, events put back" \
+	"$(cmp -s "$tmp/rb.before" "$tmp/rb.after" && [ ! -e "$tmp/sv-r.dat" ]; echo $?)" \
+	"$(cat "$tmp/rb.before"; echo; cat "$tmp/rb.after")"
+rm -f "$tmp/sv-r.dat"
+
 # COMMAND's exit status is record's.
 : >"$fd/triggers"
 KTRACE_DIR=$fd check "record -- false: exit 1" 1 '' 'bytes of trace in' \
@@ -180,14 +238,6 @@ ok "record: the trace decodes as the synthetic one" \
 # record leaves ktrace as it found it: tracing, hybrid, 1024 KiB, its events.
 echo 1 >"$fd/enable"
 printf 'state tracing\n' >"$fd/stats"
-cat >"$tmp/vals.sh" <<'EOF'
-# vals.sh DIR: the first line of the files record changes, in one line.
-cd "$1" || exit 1
-for f in mode buffer_size_kb enable events/foo/bits/enable events/foo/switch/enable \
-	events/bar/io/enable triggers; do
-	printf '%s ' "$(head -n 1 $f)"
-done
-EOF
 KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -t user -- \
 	sh -c 'sh "$1" "$2" >"$3"' sh "$tmp/vals.sh" "$fd" "$tmp/during" >/dev/null 2>"$tmp/err"
 ok "record: exit 0 with a changed configuration" $? "$(cat "$tmp/err")"
