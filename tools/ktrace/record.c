@@ -444,6 +444,36 @@ static int drain(struct recorder *r)
 }
 
 /*
+ * Read the open stream files to nowhere, until read() returns 0.  0, or
+ * -1 after saying why.
+ */
+static int discard_streams(struct recorder *r)
+{
+	unsigned long long bytes = 0;
+	unsigned int ch, cpu;
+	ssize_t n;
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+			if (r->fds[ch][cpu] < 0)
+				continue;
+			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0)
+				bytes += n;
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				fprintf(stderr, "ktrace %s: %s/%s/cpu%u: %s\n", r->cmd, r->dir,
+					kt_channel_name(ch), cpu, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	if (bytes)
+		fprintf(stderr,
+			"ktrace %s: discarded %llu bytes an earlier trace left unread (save a frozen trace with ktrace extract first)\n",
+			r->cmd, bytes);
+	return 0;
+}
+
+/*
  * Open the stream files not open yet: all of them at the start, and those
  * of CPUs brought online while recording (ktrace gives a CPU its buffers
  * when it comes online), as the loop calls it again once a second.
@@ -1442,6 +1472,16 @@ int kt_record(int argc, char **argv)
 		close(tpipe);
 		tpipe = -1;
 	}
+	/*
+	 * A start keeps the buffers of the last trace, and what it left
+	 * unread would be read first: read it to nowhere, so that the file
+	 * holds this trace only (and a full channel does not drop its
+	 * metadata).
+	 */
+	c = open_streams(r);
+	if (c < 0 || (c > 0 && discard_streams(r)))
+		goto fail;
+	close_streams(r);
 	/* A signal during the setup: COMMAND is not started. */
 	if (sig_caught() || change(r, &s, "enable", "1"))
 		goto fail;

@@ -310,6 +310,14 @@ ok "record without stream files: no file, enable back to 0" \
 	   echo $?)" "$(ls "$tmp"/sv-nr.dat* 2>&1; cat "$fd/enable")"
 for c in high medium low; do mv "$fd/$c.away" "$fd/$c"; done
 
+# What an earlier trace left unread in the buffers is read to nowhere
+# before the start, and said (the fake's streams are read again later).
+fake "$fd"
+left=$(cat "$fd"/*/cpu* | wc -c)
+KTRACE_DIR=$fd check "record discards the $left bytes the buffers held before the start" 0 '' \
+	"discarded $left bytes an earlier trace left unread \(save a frozen trace with ktrace" \
+	-- record -o "$tmp/sv-r.dat" -- true
+
 # A second extract reads nothing (the stream files are consuming: emptied
 # here): it fails and keeps the first file.
 fake "$fd"
@@ -406,10 +414,11 @@ wait
 ok "record -o FIFO: still a fifo, the trace written through it" \
 	"$([ -p "$tmp/fifo" ] && "$bin" report "$tmp/fifo.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
 	   echo $?)"
-if [ "$(id -u)" -eq 0 ] && [ -c /dev/null ]; then
-	KTRACE_DIR=$fd check "record -o /dev/null as root: exit 0" 0 '' 'bytes of trace in' \
-		-- record -o /dev/null -- true
-	ok "record -o /dev/null: still a character device" "$([ -c /dev/null ]; echo $?)"
+# A device node of its own (never /dev/null: a regression would replace it).
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	KTRACE_DIR=$fd check "record -o a device (null) as root: exit 0" 0 '' 'bytes of trace in' \
+		-- record -o "$tmp/null" -- true
+	ok "record -o a device: still a character device" "$([ -c "$tmp/null" ]; echo $?)"
 fi
 KTRACE_DIR=$fd check "record: a rename that fails keeps the trace, says where" 1 '' \
 	"trace kept in $tmp/late.dat\\.[A-Za-z0-9]{6}" \
