@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -194,11 +195,11 @@ static int ctl_write(const struct recorder *r, const char *file, const char *val
 		return -1;
 	}
 	n = write(fd, val, strlen(val));
-	if (n < 0)
+	if (n != (ssize_t)strlen(val))
 		fprintf(stderr, "ktrace %s: %s: writing '%s': %s\n", r->cmd, path, val,
-			strerror(errno));
+			n < 0 ? strerror(errno) : "short write");
 	close(fd);
-	return n < 0 ? -1 : 0;
+	return n != (ssize_t)strlen(val) ? -1 : 0;
 }
 
 /*
@@ -271,8 +272,11 @@ static bool cut(const struct recorder *r)
 static int section(struct recorder *r, unsigned int type, unsigned int ch,
 		   unsigned int cpu, const void *data, size_t len)
 {
+	errno = 0;
 	if (kt_put_section(r->f, type, ch, cpu, data, len)) {
-		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		/* A short fwrite() need not set errno. */
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp,
+			errno ? strerror(errno) : "write error");
 		return -1;
 	}
 	r->bytes += len;
@@ -377,6 +381,21 @@ static void out_discard(struct recorder *r)
 		unlink(r->tmp);
 	free(r->tmp);
 	r->tmp = NULL;
+}
+
+/* The finished temporary file on disk before it replaces FILE; 0 or -1. */
+static int out_sync(struct recorder *r)
+{
+	int fd = open(r->tmp, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd)) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 /* Copy the finished temporary file to the device or fifo; 0 or -1. */
@@ -693,7 +712,7 @@ static int out_finish(struct recorder *r, bool hide)
 		goto fail;
 	}
 	r->f = NULL;
-	if (cut(r) || kt_symbols_save(r->tmp, hide) || cut(r))
+	if (cut(r) || kt_symbols_save(r->tmp, hide) || cut(r) || out_sync(r))
 		goto fail;
 	if (r->direct >= 0) {
 		if (out_copy(r))
@@ -1292,7 +1311,7 @@ int kt_record(int argc, char **argv)
 	bool wait_stop = false, hide = false, tty = isatty(STDERR_FILENO), flight;
 	const char *mode = NULL, *kb = NULL;
 	char *events = NULL, **triggers = NULL, *armed = NULL, *cur_mode = NULL;
-	char *old_enable = NULL, *tok, file[KTRACE_NAME_LEN * 2 + 32];
+	char *old_enable = NULL, *tok, file[KTRACE_NAME_LEN * 2 + 32], path[PATH_MAX];
 	unsigned long long pending_at = 0, last_check = 0;
 	unsigned int nr_triggers = 0, i;
 	const char *why;
@@ -1312,6 +1331,10 @@ int kt_record(int argc, char **argv)
 			r->out = optarg;
 			break;
 		case 'e':
+			if (!*optarg || strspn(optarg, ",") == strlen(optarg)) {
+				fprintf(stderr, "ktrace record: -e: no event given\n");
+				goto usage;
+			}
 			events = optarg;
 			break;
 		case 'm':
@@ -1390,10 +1413,13 @@ int kt_record(int argc, char **argv)
 		}
 	}
 	if (nr_triggers) {
-		snprintf(file, sizeof(file), "%s/triggers", r->dir);
-		armed = slurp(file, 1 << 16);
+		if (snprintf(path, sizeof(path), "%s/triggers", r->dir) >= (int)sizeof(path)) {
+			fprintf(stderr, "ktrace record: %s: path too long\n", r->dir);
+			goto out;
+		}
+		armed = slurp(path, 1 << 16);
 		if (!armed) {
-			fprintf(stderr, "ktrace record: %s: %s\n", file, strerror(errno));
+			fprintf(stderr, "ktrace record: %s: %s\n", path, strerror(errno));
 			goto out;
 		}
 		for (i = 0; i < nr_triggers; i++) {
@@ -1433,6 +1459,14 @@ int kt_record(int argc, char **argv)
 		goto fail;
 	if (mode && strcmp(mode, cur_mode) && change(r, &s, "mode", mode))
 		goto fail;
+	/* The mode now, stopped: the flight-recorder or streaming decision. */
+	free(cur_mode);
+	cur_mode = ctl_value(r->dir, "mode");
+	if (!cur_mode) {
+		fprintf(stderr, "ktrace record: %s/mode: cannot read it\n", r->dir);
+		goto fail;
+	}
+	flight = strcmp(cur_mode, "drop") != 0;
 	if (kb) {
 		char *cur = ctl_value(r->dir, "buffer_size_kb");
 		bool same = cur && !strcmp(cur, kb);
@@ -1465,8 +1499,28 @@ int kt_record(int argc, char **argv)
 			goto fail;
 		sprintf(s.disarm[s.nr_disarm++], "!%.*s", (int)len, triggers[i]);
 	}
-	snprintf(file, sizeof(file), "%s/trigger_pipe", r->dir);
-	tpipe = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (wait_stop) {
+		char *now = NULL;
+		bool stops = false;
+		const char *line;
+
+		if (snprintf(path, sizeof(path), "%s/triggers", r->dir) < (int)sizeof(path)) {
+			free(now);
+			now = slurp(path, 1 << 16);
+		}
+		for (line = now && *now ? now : NULL; line && !stops; line = next_line(line))
+			stops = strstr(line, "action=stop") &&
+				strstr(line, "action=stop") < line + strcspn(line, "\n");
+		if (!stops)
+			fprintf(stderr,
+				"ktrace record: --wait: no action=stop trigger armed: waiting until tracing is stopped by hand\n");
+		free(now);
+	}
+	if (snprintf(path, sizeof(path), "%s/trigger_pipe", r->dir) >= (int)sizeof(path)) {
+		fprintf(stderr, "ktrace record: %s: path too long\n", r->dir);
+		goto fail;
+	}
+	tpipe = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	/* Firings of an earlier trace are not this one's. */
 	if (tpipe >= 0 && read_trigger_pipe(r, tpipe) == -2) {
 		close(tpipe);

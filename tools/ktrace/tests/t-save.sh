@@ -278,11 +278,12 @@ fi
 
 # --wait without COMMAND: until tracing stops (checked once a second);
 # without either: until SIGINT.
+printf 'state tracing\n' >"$fd/stats"
 KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-w.dat" --wait >/dev/null 2>"$tmp/err" &
 pid=$!
-sleep 0.5
-printf 'state tracing\n' >"$fd/stats"
-sleep 0.5
+sleep 1.5
+kill -0 $pid 2>/dev/null
+ok "record --wait: still running while tracing" $?
 printf 'state stopped\n' >"$fd/stats"
 i=0
 while kill -0 $pid 2>/dev/null && [ $i -lt 40 ]; do sleep 0.1; i=$((i + 1)); done
@@ -290,6 +291,9 @@ wait $pid
 ok "record --wait ends when tracing stops (in $((i / 10)).$((i % 10)) s)" \
 	"$([ $? -eq 0 ] && [ $i -lt 25 ] && "$bin" report "$tmp/sv-w.dat" | cmp -s - "$tmp/fk.rep"
 	   echo $?)" "$(cat "$tmp/err")"
+ok "record --wait without a stop trigger says it waits for a stop by hand" \
+	"$(grep -q 'no action=stop trigger armed: waiting until tracing is stopped by hand' \
+	   "$tmp/err"; echo $?)"
 # (A background job starts with SIGINT ignored, and record leaves it so.)
 KTRACE_DIR=$fd $sigint "$bin" record -o "$tmp/sv-i.dat" >/dev/null 2>"$tmp/err" &
 pid=$!
@@ -426,6 +430,21 @@ KTRACE_DIR=$fd check "record: a rename that fails keeps the trace, says where" 1
 ok "record: the kept trace is whole" \
 	"$("$bin" report "$tmp"/late.dat.* 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
 rm -f "$tmp"/late.dat.*
+
+fake "$fd"
+rm -f "$tmp"/sv-r.dat*
+tree "$fd" >"$tmp/tree.before"
+KTRACE_DIR=$fd check "record -e '': usage error" 2 '' '-e: no event given' \
+	-- record -o "$tmp/sv-r.dat" -e '' -- true
+unchanged "record -e ''"
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-m.dat" -- true >/dev/null 2>&1
+ok "record: the trace file is 0600" "$([ "$(stat -c %a "$tmp/sv-m.dat")" = 600 ]; echo $?)" \
+	"$(stat -c %a "$tmp/sv-m.dat")"
+long=$tmp/$(printf 'long-control-directory-%.0s' 1 2 3 4 5 6)
+ln -s "$fd" "$long"
+KTRACE_DIR=$long "$bin" record -o "$tmp/sv-m.dat" -t user -- true >/dev/null 2>"$tmp/err"
+ok "record with a ${#long}-byte KTRACE_DIR: the trigger armed and disarmed" \
+	"$([ "$(cat "$fd/triggers")" = '!user' ]; echo $?)" "$(cat "$tmp/err")"
 
 # The help and the completion know extract.
 check "extract --help" 0 '^usage: ktrace extract \[-o FILE\] \[--stop\]' '' -- extract --help
