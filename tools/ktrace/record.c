@@ -10,17 +10,19 @@
  * (symbols.c), or none of its addresses at all.  It is how a flight recorder a trigger froze
  * is saved: its history is read whole, and tracing is not restarted.
  *
- * record checks all its arguments, saves the settings it is going to
- * change, configures ktrace, traces, writes the trace file and puts the
- * settings back: record leaves ktrace as it found it; the trace is in the
- * file.  In drop mode it copies the streams as they fill (a full buffer
+ * record checks all its arguments (a bad one changes nothing), saves the
+ * settings it is going to change, stops tracing, configures ktrace (mode,
+ * size, events, then the triggers), discards what an earlier trace left
+ * in the buffers, starts a new trace, writes the trace file and puts the
+ * settings back (not the buffers' contents).  In drop mode it copies the streams as they fill (a full buffer
  * drops the new events, so the file must keep up); in overwrite and hybrid
  * modes it reads nothing while tracing, so that the buffers keep the last
  * of the history, and extracts once at the end: the file is then no larger
  * than the buffers.
  *
- * Both write FILE.XXXXXX next to FILE and rename it over FILE at the end,
- * so that a failure leaves neither a partial file nor a clobbered one.
+ * Both write FILE.XXXXXX (0600) next to FILE and rename it over FILE at
+ * the end, so that a failure leaves neither a partial file nor a
+ * clobbered one; a device or fifo FILE is written to instead.
  */
 #include <dirent.h>
 #include <endian.h>
@@ -1193,7 +1195,8 @@ static const char record_help[] =
 	"the metadata, the tasks, uname, the stats and the triggers to one file.\n"
 	"In drop mode the streams are copied as they fill; in overwrite and hybrid\n"
 	"modes the buffers keep the last of the history and are saved at the end.\n"
-	"record leaves ktrace as it found it; the trace is in the file.\n"
+	"record starts a new trace (what the buffers held is discarded) and puts\n"
+	"the settings back; the trace is in the file.\n"
 	"\n"
 	"  -o, --output FILE    the trace file (default ktrace.dat)\n"
 	"  -e, --event LIST     enable only these events: GROUP or GROUP/NAME,\n"

@@ -77,7 +77,7 @@ ok "extract: every file of the control directory unchanged (sums, modes, mtimes)
 ok "extract: no temporary file left" "$(ls "$tmp"/sv-x.dat.* 2>/dev/null | wc -l)"
 if command -v strace >/dev/null 2>&1; then
 	KTRACE_DIR=$fd strace -f -o "$tmp/strace" \
-		-e trace=open,openat,creat,truncate,unlink,rename \
+		-e trace=%file \
 		"$bin" extract -o "$tmp/sv-x2.dat" >/dev/null 2>&1
 	opens=$(grep -c "\"$fd" "$tmp/strace")
 	writes=$(grep "\"$fd" "$tmp/strace" |
@@ -235,7 +235,7 @@ KTRACE_DIR=$fd check "record -- true: exit 0" 0 '' 'bytes of trace in' \
 ok "record: the trace decodes as the synthetic one" \
 	"$("$bin" report "$tmp/sv-r.dat" 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
 
-# record leaves ktrace as it found it: tracing, hybrid, 1024 KiB, its events.
+# record puts the settings back: tracing, hybrid, 1024 KiB, its events.
 echo 1 >"$fd/enable"
 printf 'state tracing\n' >"$fd/stats"
 KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -t user -- \
