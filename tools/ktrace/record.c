@@ -14,11 +14,11 @@
  * settings it is going to change, stops tracing, configures ktrace (mode,
  * size, events, then the triggers), discards what an earlier trace left
  * in the buffers, starts a new trace, writes the trace file and puts the
- * settings back (not the buffers' contents).  In drop mode it copies the streams as they fill (a full buffer
- * drops the new events, so the file must keep up); in overwrite and hybrid
- * modes it reads nothing while tracing, so that the buffers keep the last
- * of the history, and extracts once at the end: the file is then no larger
- * than the buffers.
+ * settings back (not the buffers' contents).  In drop mode it copies the
+ * streams as they fill (a full buffer drops the new events, so the file
+ * must keep up); in overwrite and hybrid modes it reads nothing while
+ * tracing, so that the buffers keep the last of the history, and extracts
+ * once at the end: the file is then no larger than the buffers.
  *
  * Both write FILE.XXXXXX (0600) next to FILE and rename it over FILE at
  * the end, so that a failure leaves neither a partial file nor a

@@ -62,7 +62,8 @@ none=$?
 from=$(sed -n '5p' "$TMP/rep" | cut -d' ' -f1)
 "$BIN" report --from "$from" "$TMP/t.dat" >"$TMP/from"
 check "filters: CPU 1, an unknown event is a usage error, a start time" \
-	"$(awk '$2 != 1' "$TMP/cpu1" | wc -l)/$none/$(wc -l <"$TMP/none")/$(grep -c "'nosuch'" "$TMP/none.err")/$(wc -l <"$TMP/from")" \
+	"$(awk '$2 != 1' "$TMP/cpu1" | wc -l)/$none/$(wc -l <"$TMP/none")/$(
+	   grep -c "'nosuch'" "$TMP/none.err")/$(wc -l <"$TMP/from")" \
 	"0/2/0/1/$((n - 4))"
 
 "$BIN" stat "$TMP/t.dat" >"$TMP/stat"
