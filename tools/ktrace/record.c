@@ -10,27 +10,31 @@
  * (symbols.c), or none of its addresses at all.  It is how a flight recorder a trigger froze
  * is saved: its history is read whole, and tracing is not restarted.
  *
- * record checks all its arguments, saves the settings it is going to
- * change, configures ktrace, traces, writes the trace file and puts the
- * settings back: record leaves ktrace as it found it; the trace is in the
- * file.  In drop mode it copies the streams as they fill (a full buffer
- * drops the new events, so the file must keep up); in overwrite and hybrid
- * modes it reads nothing while tracing, so that the buffers keep the last
- * of the history, and extracts once at the end: the file is then no larger
- * than the buffers.
+ * record checks all its arguments (a bad one changes nothing), saves the
+ * settings it is going to change, stops tracing, configures ktrace (mode,
+ * size, events, then the triggers), discards what an earlier trace left
+ * in the buffers, starts a new trace, writes the trace file and puts the
+ * settings back (not the buffers' contents).  In drop mode it copies the
+ * streams as they fill (a full buffer drops the new events, so the file
+ * must keep up); in overwrite and hybrid modes it reads nothing while
+ * tracing, so that the buffers keep the last of the history, and extracts
+ * once at the end: the file is then no larger than the buffers.
  *
- * Both write FILE.XXXXXX next to FILE and rename it over FILE at the end,
- * so that a failure leaves neither a partial file nor a clobbered one.
+ * Both write FILE.XXXXXX (0600) next to FILE and rename it over FILE at
+ * the end, so that a failure leaves neither a partial file nor a
+ * clobbered one; a device or fifo FILE is written to instead.
  */
 #include <dirent.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -41,14 +45,16 @@
 
 #define EXIT_USAGE	2
 #define EXIT_NOCMD	127
-#define CHUNK		1048576		/* bytes per read of a relay file */
+#define CHUNK		1048576		/* bytes per read of a stream file */
 #define FROZEN_WAIT_MS	10000		/* for the stop work of a trigger */
 #define FROZEN_POLL_MS	20
 
 enum kt_state { KT_UNKNOWN, KT_STOPPED, KT_TRACING, KT_FROZEN };
 
-/* Set by the SIGINT/SIGTERM handler, read by the loop. */
+/* The last of SIGINT, SIGTERM, SIGHUP, SIGQUIT caught, read by the loops. */
 static int interrupted;
+/* How many of them were caught: a second one hurries COMMAND's end. */
+static int nr_signals;
 /* Written to by the signal handlers, so that the loop's poll() wakes up. */
 static int wake_pipe[2] = { -1, -1 };
 
@@ -57,24 +63,76 @@ static void on_signal(int sig)
 	int saved = errno;
 	ssize_t n;
 
-	if (sig != SIGCHLD)
+	if (sig != SIGCHLD) {
 		__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
-	n = write(wake_pipe[1], "", 1);	/* if full, the loop wakes up anyway */
-	(void)n;
+		__atomic_add_fetch(&nr_signals, 1, __ATOMIC_RELAXED);
+	}
+	if (wake_pipe[1] >= 0) {
+		n = write(wake_pipe[1], "", 1);	/* if full, the loop wakes up anyway */
+		(void)n;
+	}
 	errno = saved;
+}
+
+static int sig_caught(void)
+{
+	return __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
+}
+
+static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define NR_HANDLED	ARRAY_SIZE(handled_signals)
+static struct sigaction old_actions[NR_HANDLED];
+static bool handler_set[NR_HANDLED];
+
+/*
+ * Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT (and with @chld SIGCHLD), except
+ * a signal ignored on entry (nohup, a background job): it stays ignored.
+ */
+static void catch_signals(bool chld)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NR_HANDLED; i++) {
+		if (handled_signals[i] == SIGCHLD && !chld)
+			continue;
+		if (sigaction(handled_signals[i], NULL, &old_actions[i]) ||
+		    old_actions[i].sa_handler == SIG_IGN)
+			continue;
+		handler_set[i] = !sigaction(handled_signals[i], &sa, NULL);
+	}
+}
+
+/* Put back the dispositions catch_signals() found (in COMMAND, before exec). */
+static void uncatch_signals(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_HANDLED; i++)
+		if (handler_set[i])
+			sigaction(handled_signals[i], &old_actions[i], NULL);
 }
 
 struct recorder {
 	const char *cmd;		/* "record" or "extract", for messages */
 	const char *dir;
 	const char *out;
+	char *out_real;			/* the target of a symlink -o, allocated */
+	bool cut_by_signal;		/* extract: a signal ends it, no file */
+	int direct;			/* -o of a device or fifo: written, not replaced */
 	char *tmp;			/* being written; renamed to out at the end */
-	mode_t mode;			/* what out gets: 0666 & ~umask */
 	FILE *f;
 	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
 	unsigned int nr_cpus;
 	unsigned char *chunk;
-	unsigned long long bytes;
+	unsigned long long bytes;	/* all sections */
+	unsigned long long stream_bytes;	/* of the stream sections */
+	unsigned int nr_streams;	/* streams that had data */
+	bool had_data[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
+	bool extract;
+	char *stats_before;		/* extract: the counters before reading */
 };
 
 /* A whole small file, NUL-terminated; NULL if it cannot be read. */
@@ -139,11 +197,11 @@ static int ctl_write(const struct recorder *r, const char *file, const char *val
 		return -1;
 	}
 	n = write(fd, val, strlen(val));
-	if (n < 0)
+	if (n != (ssize_t)strlen(val))
 		fprintf(stderr, "ktrace %s: %s: writing '%s': %s\n", r->cmd, path, val,
-			strerror(errno));
+			n < 0 ? strerror(errno) : "short write");
 	close(fd);
-	return n < 0 ? -1 : 0;
+	return n != (ssize_t)strlen(val) ? -1 : 0;
 }
 
 /*
@@ -199,16 +257,28 @@ static enum kt_state wait_frozen(const char *dir)
 	unsigned long long end = now_ms() + FROZEN_WAIT_MS;
 	enum kt_state st;
 
-	while ((st = trace_state(dir)) == KT_FROZEN && now_ms() < end)
+	while ((st = trace_state(dir)) == KT_FROZEN && now_ms() < end && !sig_caught())
 		sleep_ms(FROZEN_POLL_MS);
 	return st;
+}
+
+/* Has a signal ended extract?  Said once; the caller removes its file. */
+static bool cut(const struct recorder *r)
+{
+	if (!r->cut_by_signal || !sig_caught())
+		return false;
+	fprintf(stderr, "ktrace %s: %s: nothing saved\n", r->cmd, strsignal(sig_caught()));
+	return true;
 }
 
 static int section(struct recorder *r, unsigned int type, unsigned int ch,
 		   unsigned int cpu, const void *data, size_t len)
 {
+	errno = 0;
 	if (kt_put_section(r->f, type, ch, cpu, data, len)) {
-		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		/* A short fwrite() need not set errno. */
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp,
+			errno ? strerror(errno) : "write error");
 		return -1;
 	}
 	r->bytes += len;
@@ -216,29 +286,81 @@ static int section(struct recorder *r, unsigned int type, unsigned int ch,
 }
 
 /*
- * Create the temporary file next to the output and write the file header.
- * It holds raw kernel addresses until kt_symbols_save() hides them: it
- * keeps mkstemp()'s 0600 until out_finish() gives it the mode a new file
- * would get, just before the rename.  0, or -1 after saying why.
+ * Resolve the output, before anything is changed: a directory is refused;
+ * a symlink stands for its target, the file replaced; a device or fifo is
+ * written to (opened now, O_TRUNC), not replaced.  0, or -1 after saying why.
+ */
+static int out_resolve(struct recorder *r)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(r->out, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		real = realpath(r->out, NULL);
+		if (!real) {
+			fprintf(stderr, "ktrace %s: %s: cannot resolve the link: %s\n", r->cmd,
+				r->out, strerror(errno));
+			return -1;
+		}
+		r->out_real = real;
+		r->out = real;
+		if (stat(r->out, &st)) {
+			fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
+			return -1;
+		}
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "ktrace %s: %s: is a directory\n", r->cmd, r->out);
+		return -1;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	r->direct = open(r->out, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (r->direct < 0) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Create the temporary file next to the output (for a device or fifo, in
+ * $TMPDIR: the symbols are added to a file read again, then it is copied),
+ * mode 0600, and write the file header.  0, or -1 after saying why.
  */
 static int out_create(struct recorder *r)
 {
 	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
-	mode_t mask = umask(0);
+	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	umask(mask);
-	r->mode = 0666 & ~mask;
-	r->tmp = malloc(strlen(r->out) + 8);
+	if (!dir || !*dir)
+		dir = "/tmp";
+	r->tmp = malloc(strlen(r->direct >= 0 ? dir : r->out) + 32);
 	if (!r->tmp)
 		return -1;
-	sprintf(r->tmp, "%s.XXXXXX", r->out);
-	fd = mkstemp(r->tmp);
+	if (r->direct >= 0)
+		sprintf(r->tmp, "%s/ktrace-%s.XXXXXX", dir, r->cmd);
+	else
+		sprintf(r->tmp, "%s.XXXXXX", r->out);
+	fd = mkostemp(r->tmp, O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "ktrace %s: %s: cannot create: %s\n", r->cmd, r->out,
-			strerror(errno));
+		fprintf(stderr, "ktrace %s: %s: cannot create: %s\n", r->cmd,
+			r->direct >= 0 ? r->tmp : r->out, strerror(errno));
 		free(r->tmp);
 		r->tmp = NULL;
+		return -1;
+	}
+	/* A trace holds what root-only debugfs shows: comms, syscalls, maps. */
+	if (fchmod(fd, 0600)) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	r->f = fdopen(fd, "w");
@@ -246,7 +368,8 @@ static int out_create(struct recorder *r)
 		close(fd);
 	if (r->f && fwrite(&h, sizeof(h), 1, r->f) == 1)
 		return 0;
-	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, errno ? strerror(errno) :
+		"write error");
 	return -1;
 }
 
@@ -262,7 +385,56 @@ static void out_discard(struct recorder *r)
 	r->tmp = NULL;
 }
 
-/* Copy what the relay files hold now, until read() returns 0; -1 on an error. */
+/* The finished temporary file on disk before it replaces FILE; 0 or -1. */
+static int out_sync(struct recorder *r)
+{
+	int fd = open(r->tmp, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd)) {
+		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Copy the finished temporary file to the device or fifo; 0 or -1. */
+static int out_copy(struct recorder *r)
+{
+	int fd = open(r->tmp, O_RDONLY | O_CLOEXEC);
+	ssize_t n, w, done;
+
+	if (fd < 0)
+		goto fail;
+	while ((n = read(fd, r->chunk, CHUNK)) > 0) {
+		for (done = 0; done < n; done += w) {
+			w = write(r->direct, r->chunk + done, n - done);
+			if (w <= 0) {
+				if (w < 0 && errno == EINTR) {
+					w = 0;
+					continue;
+				}
+				fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out,
+					w ? strerror(errno) : "write error");
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	return 0;
+fail:
+	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* Copy what the stream files hold now, until read() returns 0; -1 on an error. */
 static int drain(struct recorder *r)
 {
 	unsigned int ch, cpu;
@@ -273,9 +445,15 @@ static int drain(struct recorder *r)
 
 			if (r->fds[ch][cpu] < 0)
 				continue;
-			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0)
+			if (cut(r))
+				return -1;
+			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0) {
 				if (section(r, KTF_STREAM, ch, cpu, r->chunk, n))
 					return -1;
+				r->stream_bytes += n;
+				r->nr_streams += !r->had_data[ch][cpu];
+				r->had_data[ch][cpu] = true;
+			}
 			if (n < 0 && errno != EAGAIN && errno != EINTR) {
 				fprintf(stderr, "ktrace %s: %s/%s/cpu%u: %s\n", r->cmd, r->dir,
 					kt_channel_name(ch), cpu, strerror(errno));
@@ -287,16 +465,48 @@ static int drain(struct recorder *r)
 }
 
 /*
- * Open the relay files not open yet: all of them at the start, and those
+ * Read the open stream files to nowhere, until read() returns 0.  0, or
+ * -1 after saying why.
+ */
+static int discard_streams(struct recorder *r)
+{
+	unsigned long long bytes = 0;
+	unsigned int ch, cpu;
+	ssize_t n;
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+			if (r->fds[ch][cpu] < 0)
+				continue;
+			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0)
+				bytes += n;
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				fprintf(stderr, "ktrace %s: %s/%s/cpu%u: %s\n", r->cmd, r->dir,
+					kt_channel_name(ch), cpu, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	if (bytes)
+		fprintf(stderr,
+			"ktrace %s: discarded %llu bytes an earlier trace left unread (save a frozen trace with ktrace extract first)\n",
+			r->cmd, bytes);
+	return 0;
+}
+
+/*
+ * Open the stream files not open yet: all of them at the start, and those
  * of CPUs brought online while recording (ktrace gives a CPU its buffers
  * when it comes online), as the loop calls it again once a second.
- * Returns the number of files open.
+ * Returns the number of files open, or -1 after saying why a file exists
+ * but could not be opened.
  */
-static unsigned int open_streams(struct recorder *r)
+static int open_streams(struct recorder *r)
 {
-	unsigned int ch, cpu, open_now = 0;
+	unsigned int ch, cpu;
 	char path[4096];
 	struct dirent *d;
+	int open_now = 0;
 	DIR *dir;
 
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
@@ -314,6 +524,13 @@ static unsigned int open_streams(struct recorder *r)
 			snprintf(path, sizeof(path), "%s/%s/%s", r->dir, kt_channel_name(ch),
 				 d->d_name);
 			r->fds[ch][cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			/* ENOENT: its CPU went offline since readdir(). */
+			if (r->fds[ch][cpu] < 0 && errno != ENOENT) {
+				fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, path,
+					strerror(errno));
+				closedir(dir);
+				return -1;
+			}
 			if (r->fds[ch][cpu] >= 0 && cpu + 1 > r->nr_cpus)
 				r->nr_cpus = cpu + 1;
 		}
@@ -396,6 +613,72 @@ static int add_text(struct recorder *r, unsigned int type, const char *file)
 	return ret;
 }
 
+/* The line after @line in a text, or NULL. */
+static const char *next_line(const char *line)
+{
+	line = strchr(line, '\n');
+	return line && line[1] ? line + 1 : NULL;
+}
+
+/*
+ * What must not change while extract reads: the state line of ``stats``
+ * and, for each line "cpuN CHANNEL events=E ...", its first three words.
+ * NULL if unreadable.
+ */
+static char *stats_counters(const char *dir)
+{
+	char path[4096], *stats, *out, *o;
+	const char *line, *e;
+
+	snprintf(path, sizeof(path), "%s/stats", dir);
+	stats = slurp(path, 1 << 20);
+	out = stats ? malloc(strlen(stats) + 1) : NULL;
+	if (!out) {
+		free(stats);
+		return NULL;
+	}
+	o = out;
+	for (line = *stats ? stats : NULL; line; line = next_line(line)) {
+		if (!strncmp(line, "state ", 6)) {
+			memcpy(o, line, strcspn(line, "\n"));
+			o += strcspn(line, "\n");
+			*o++ = '\n';
+		}
+		if (strncmp(line, "cpu", 3))
+			continue;
+		e = strstr(line, " events=");
+		if (!e || e > line + strcspn(line, "\n"))
+			continue;
+		e += strcspn(e + 1, "\n ") + 1;
+		memcpy(o, line, e - line);
+		o += e - line;
+		*o++ = '\n';
+	}
+	*o = '\0';
+	free(stats);
+	return out;
+}
+
+/*
+ * extract: did the trace restart while it was read (stopped no more, or
+ * other counters)?  Says so.
+ */
+static bool changed_while_read(struct recorder *r)
+{
+	char *now;
+	bool same;
+
+	if (!r->extract)
+		return false;
+	now = stats_counters(r->dir);
+	same = now && r->stats_before && !strcmp(now, r->stats_before);
+	free(now);
+	if (!same)
+		fprintf(stderr, "ktrace %s: the trace restarted while it was read: not saved\n",
+			r->cmd);
+	return !same;
+}
+
 /*
  * The end of a trace file: the streams left (all of them when nothing was
  * read while tracing), the tasks, stats, comms, triggers and uname; then
@@ -407,9 +690,17 @@ static int out_finish(struct recorder *r, bool hide)
 	struct utsname u;
 	char text[1024];
 
-	open_streams(r);
-	if (drain(r) || add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
-	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers"))
+	if (open_streams(r) < 0 || drain(r))
+		goto fail;
+	if (r->extract && !r->stream_bytes) {
+		fprintf(stderr,
+			"ktrace %s: the buffers are empty: already read? (the stream files are consuming)\n",
+			r->cmd);
+		goto fail;
+	}
+	if (add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
+	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers") ||
+	    cut(r) || changed_while_read(r))
 		goto fail;
 	if (!uname(&u)) {
 		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
@@ -423,21 +714,24 @@ static int out_finish(struct recorder *r, bool hide)
 		goto fail;
 	}
 	r->f = NULL;
-	if (kt_symbols_save(r->tmp, hide))
+	if (cut(r) || kt_symbols_save(r->tmp, hide) || cut(r) || out_sync(r))
 		goto fail;
-	/* Addresses hidden if asked: now the mode of a new file. */
-	if (chmod(r->tmp, r->mode)) {
-		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
-		goto fail;
-	}
-	if (rename(r->tmp, r->out)) {
-		fprintf(stderr, "ktrace %s: renaming %s to %s: %s\n", r->cmd, r->tmp, r->out,
-			strerror(errno));
-		goto fail;
+	if (r->direct >= 0) {
+		if (out_copy(r))
+			goto fail;
+		unlink(r->tmp);
+	} else if (rename(r->tmp, r->out)) {
+		/* The whole trace is there: keep it. */
+		fprintf(stderr, "ktrace %s: renaming %s to %s: %s: trace kept in %s\n", r->cmd,
+			r->tmp, r->out, strerror(errno), r->tmp);
+		free(r->tmp);
+		r->tmp = NULL;
+		return -1;
 	}
 	free(r->tmp);
 	r->tmp = NULL;
-	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s\n", r->cmd, r->bytes, r->out);
+	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s (%u streams)\n",
+		r->cmd, r->stream_bytes, r->out, r->nr_streams);
 	return 0;
 fail:
 	out_discard(r);
@@ -448,6 +742,13 @@ static struct recorder *recorder_new(const char *cmd)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	unsigned int ch, cpu;
+	struct rlimit rl;
+
+	/* Three stream files per CPU: as many files as allowed. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 
 	if (!r)
 		return NULL;
@@ -460,6 +761,7 @@ static struct recorder *recorder_new(const char *cmd)
 		for (cpu = 0; cpu < KTF_MAX_CPUS; cpu++)
 			r->fds[ch][cpu] = -1;
 	r->cmd = cmd;
+	r->direct = -1;
 	r->out = "ktrace.dat";
 	r->dir = kt_dir();
 	return r;
@@ -469,6 +771,10 @@ static void recorder_free(struct recorder *r)
 {
 	close_streams(r);
 	out_discard(r);
+	if (r->direct >= 0)
+		close(r->direct);
+	free(r->out_real);
+	free(r->stats_before);
 	free(r->chunk);
 	free(r);
 }
@@ -507,6 +813,7 @@ int kt_extract(int argc, char **argv)
 	r = recorder_new("extract");
 	if (!r)
 		return 1;
+	r->extract = true;
 	while ((c = getopt_long(argc, argv, "o:sh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -535,6 +842,11 @@ int kt_extract(int argc, char **argv)
 	}
 	if (hide && kt_symbols_can_hide("extract"))
 		goto out;
+	if (out_resolve(r))
+		goto out;
+	/* A signal ends extract, its temporary file removed. */
+	r->cut_by_signal = true;
+	catch_signals(false);
 	st = trace_state(r->dir);
 	if (st == KT_UNKNOWN) {
 		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
@@ -548,13 +860,17 @@ int kt_extract(int argc, char **argv)
 	}
 	if (st == KT_TRACING && ctl_write(r, "enable", "0"))
 		goto out;
-	if (st == KT_FROZEN && wait_frozen(r->dir) == KT_FROZEN) {
+	if (st == KT_FROZEN && wait_frozen(r->dir) == KT_FROZEN && !cut(r)) {
 		fprintf(stderr,
 			"ktrace extract: the trace is still frozen after %u ms: its trigger's stop has not completed\n",
 			FROZEN_WAIT_MS);
 		goto out;
 	}
-	if (!open_streams(r)) {
+	r->stats_before = stats_counters(r->dir);
+	c = open_streams(r);
+	if (c < 0)
+		goto out;
+	if (!c) {
 		fprintf(stderr,
 			"ktrace extract: no stream files under %s/high: no buffers allocated?\n",
 			r->dir);
@@ -565,6 +881,8 @@ int kt_extract(int argc, char **argv)
 	ret = 0;
 out:
 	recorder_free(r);
+	if (sig_caught())
+		ret = 128 + sig_caught();
 	return ret;
 }
 
@@ -652,13 +970,6 @@ static int restore(struct recorder *r, struct saved *s)
 	if (ret)
 		fprintf(stderr, "ktrace record: could not put every setting back\n");
 	return ret;
-}
-
-/* The line after @line in a text, or NULL. */
-static const char *next_line(const char *line)
-{
-	line = strchr(line, '\n');
-	return line && line[1] ? line + 1 : NULL;
 }
 
 /* The kind of a trigger spec or of a line of ``triggers``: "oom", "latency:block". */
@@ -780,6 +1091,102 @@ static int save_events(struct recorder *r, struct saved *s)
 	return ret;
 }
 
+/* A number of digits only, within @min..@max; false otherwise. */
+static bool in_range(const char *s, size_t len, unsigned long long min,
+		     unsigned long long max, unsigned long long *v)
+{
+	if (!len || len > 19 || strspn(s, "0123456789") < len)
+		return false;
+	*v = strtoull(s, NULL, 10);
+	return *v >= min && *v <= max;
+}
+
+/*
+ * Check a -t spec against the grammar of the triggers file (see
+ * Documentation/trace/ktrace.rst, "Triggers"), as the kernel parses it:
+ * KIND [OPTION=VALUE]...  Returns NULL if it is good, else why not.
+ */
+static const char *trigger_check(const char *spec)
+{
+	static const char * const kinds[] = { "oom", "oops", "panic", "hung_task", "user" };
+	static const char * const lats[] = { "block", "wakeup", "syscall", "irq" };
+	static const struct { const char *unit; unsigned long long ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	static const char * const opts[] = { "count", "delay", "action", "nr", "last" };
+	size_t len = strcspn(spec, " \t"), l;
+	bool lat_syscall = false, panic = false, seen[ARRAY_SIZE(opts)] = { false };
+	unsigned long long v;
+	const char *p, *eq;
+	unsigned int i, o;
+
+	if (!strncmp(spec, "latency:", 8)) {
+		const char *gt = memchr(spec, '>', len);
+
+		if (!gt)
+			return "a latency trigger needs a threshold: latency:KIND>T";
+		for (i = 0; i < ARRAY_SIZE(lats); i++)
+			if ((size_t)(gt - spec - 8) == strlen(lats[i]) &&
+			    !strncmp(spec + 8, lats[i], gt - spec - 8))
+				break;
+		if (i == ARRAY_SIZE(lats))
+			return "unknown latency kind: block, wakeup, syscall or irq";
+		lat_syscall = i == 2;
+		p = gt + 1;
+		l = strspn(p, "0123456789");
+		for (i = 0; i < ARRAY_SIZE(units); i++)
+			if ((size_t)(spec + len - p - l) == strlen(units[i].unit) &&
+			    !strncmp(p + l, units[i].unit, strlen(units[i].unit)))
+				break;
+		if (!l || i == ARRAY_SIZE(units))
+			return "bad threshold: a number and a unit, ns, us, ms or s";
+		if (l > 12 || !in_range(p, l, 0, 3600000000000ULL / units[i].ns, &v) ||
+		    v * units[i].ns < 1000)
+			return "threshold out of range: 1 us to 3600 s";
+	} else {
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (len == strlen(kinds[i]) && !strncmp(spec, kinds[i], len))
+				break;
+		if (i == ARRAY_SIZE(kinds))
+			return "unknown kind: oom, oops, panic, hung_task, user or latency:KIND>T";
+		panic = i == 2;
+	}
+	for (p = spec + len; *p; p += len) {
+		p += strspn(p, " \t");
+		len = strcspn(p, " \t");
+		if (!len)
+			break;
+		eq = memchr(p, '=', len);
+		if (!eq)
+			return "an option is OPTION=VALUE";
+		for (o = 0; o < ARRAY_SIZE(opts); o++)
+			if ((size_t)(eq - p) == strlen(opts[o]) && !strncmp(p, opts[o], eq - p))
+				break;
+		if (o == ARRAY_SIZE(opts))
+			return "unknown option: count, delay, action, nr or last";
+		if (seen[o])
+			return "an option given twice";
+		seen[o] = true;
+		l = p + len - eq - 1;
+		eq++;
+		if (o == 0 && !in_range(eq, l, 1, 1000000, &v))
+			return "count= out of range: 1 to 1000000";
+		if (o == 1 && !in_range(eq, l, 0, 600000, &v))
+			return "delay= out of range: 0 to 600000 (ms)";
+		if (o == 2 && !(l == 4 && (!strncmp(eq, "stop", 4) || !strncmp(eq, "mark", 4))))
+			return "action= is stop or mark";
+		if (o == 3 && !lat_syscall)
+			return "nr= is for latency:syscall only";
+		if (o == 3 && !in_range(eq, l, 0, 4095, &v))
+			return "nr= out of range: 0 to 4095";
+		if (o == 4 && !panic)
+			return "last= is for panic only";
+		if (o == 4 && !in_range(eq, l, 1, 100000, &v))
+			return "last= out of range: 1 to 100000";
+	}
+	return NULL;
+}
+
 static const char record_help[] =
 	"usage: ktrace record [-o FILE] [-e EVENT,...] [-m drop|overwrite|hybrid] [-b KB]\n"
 	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses]\n"
@@ -790,7 +1197,8 @@ static const char record_help[] =
 	"the metadata, the tasks, uname, the stats and the triggers to one file.\n"
 	"In drop mode the streams are copied as they fill; in overwrite and hybrid\n"
 	"modes the buffers keep the last of the history and are saved at the end.\n"
-	"record leaves ktrace as it found it; the trace is in the file.\n"
+	"record starts a new trace (what the buffers held is discarded) and puts\n"
+	"the settings back; the trace is in the file.\n"
 	"\n"
 	"  -o, --output FILE    the trace file (default ktrace.dat)\n"
 	"  -e, --event LIST     enable only these events: GROUP or GROUP/NAME,\n"
@@ -856,6 +1264,32 @@ static long read_trigger_pipe(struct recorder *r, int fd)
 	return n == 0 && delay < 0 ? -2 : delay;
 }
 
+/*
+ * End COMMAND after a signal ended the recording: SIGTERM, then SIGKILL
+ * after 2 s or at once on another signal; @status set to how it ended.
+ */
+static void end_child(pid_t child, int *status)
+{
+	unsigned long long end = now_ms() + 2000;
+	int seen = __atomic_load_n(&nr_signals, __ATOMIC_RELAXED);
+	bool killed = false;
+	char drop[64];
+
+	kill(child, SIGTERM);
+	while (waitpid(child, status, WNOHANG) != child) {
+		struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
+
+		if (!killed && (now_ms() >= end ||
+				__atomic_load_n(&nr_signals, __ATOMIC_RELAXED) != seen)) {
+			kill(child, SIGKILL);
+			killed = true;
+		}
+		poll(&p, 1, 50);
+		while (read(wake_pipe[0], drop, sizeof(drop)) > 0)
+			;
+	}
+}
+
 /* Record's exit status for how COMMAND ended. */
 static int child_status(int status)
 {
@@ -879,13 +1313,13 @@ int kt_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sigaction sa = { .sa_handler = on_signal };
 	bool wait_stop = false, hide = false, tty = isatty(STDERR_FILENO), flight;
 	const char *mode = NULL, *kb = NULL;
 	char *events = NULL, **triggers = NULL, *armed = NULL, *cur_mode = NULL;
-	char *old_enable = NULL, *tok, file[KTRACE_NAME_LEN * 2 + 32];
+	char *old_enable = NULL, *tok, file[KTRACE_NAME_LEN * 2 + 32], path[PATH_MAX];
 	unsigned long long pending_at = 0, last_check = 0;
 	unsigned int nr_triggers = 0, i;
+	const char *why;
 	struct saved s = { 0 };
 	struct recorder *r;
 	enum kt_state st;
@@ -902,6 +1336,10 @@ int kt_record(int argc, char **argv)
 			r->out = optarg;
 			break;
 		case 'e':
+			if (!*optarg || strspn(optarg, ",") == strlen(optarg)) {
+				fprintf(stderr, "ktrace record: -e: no event given\n");
+				goto usage;
+			}
 			events = optarg;
 			break;
 		case 'm':
@@ -930,10 +1368,15 @@ int kt_record(int argc, char **argv)
 			if (!nt)
 				goto out;
 			triggers = nt;
-			if (*optarg == '!' || !trigger_kind_len(optarg)) {
-				fprintf(stderr,
-					"ktrace record: bad trigger '%s': KIND [OPTION=VALUE]...\n",
-					optarg);
+			why = *optarg == '!' || !trigger_kind_len(optarg) ?
+			      "KIND [OPTION=VALUE]..." : trigger_check(optarg);
+			for (i = 0; !why && i < nr_triggers; i++)
+				if (trigger_kind_len(triggers[i]) == trigger_kind_len(optarg) &&
+				    !strncmp(triggers[i], optarg, trigger_kind_len(optarg)))
+					why = "a second trigger of that kind";
+			if (why) {
+				fprintf(stderr, "ktrace record: bad trigger '%s': %s\n", optarg,
+					why);
 				goto usage;
 			}
 			triggers[nr_triggers++] = optarg;
@@ -975,10 +1418,13 @@ int kt_record(int argc, char **argv)
 		}
 	}
 	if (nr_triggers) {
-		snprintf(file, sizeof(file), "%s/triggers", r->dir);
-		armed = slurp(file, 1 << 16);
+		if (snprintf(path, sizeof(path), "%s/triggers", r->dir) >= (int)sizeof(path)) {
+			fprintf(stderr, "ktrace record: %s: path too long\n", r->dir);
+			goto out;
+		}
+		armed = slurp(path, 1 << 16);
 		if (!armed) {
-			fprintf(stderr, "ktrace record: %s: %s\n", file, strerror(errno));
+			fprintf(stderr, "ktrace record: %s: %s\n", path, strerror(errno));
 			goto out;
 		}
 		for (i = 0; i < nr_triggers; i++) {
@@ -998,7 +1444,7 @@ int kt_record(int argc, char **argv)
 	}
 	if (hide && kt_symbols_can_hide("record"))
 		goto out;
-	if (out_create(r))
+	if (out_resolve(r) || out_create(r))
 		goto out;
 	flight = strcmp(mode ? mode : cur_mode, "drop") != 0;
 	/* From the first change on, a signal ends the recording, not record. */
@@ -1006,35 +1452,28 @@ int kt_record(int argc, char **argv)
 		fprintf(stderr, "ktrace record: pipe: %s\n", strerror(errno));
 		goto out;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
+	catch_signals(true);
 
 	/*
-	 * Change, saving what is changed.  The triggers first: the kernel's
-	 * parser is the authority on a spec, so a bad one (EINVAL, ERANGE,
-	 * EOPNOTSUPP) fails here, before anything else has changed.
+	 * Change, saving what is changed: stop first, so that nothing fires
+	 * or is recorded meanwhile; then the mode, the size, the events, the
+	 * triggers (the kernel is the authority on a spec: if it refuses one
+	 * that passed trigger_check(), everything is put back), and start.
 	 */
 	changed = true;
-	for (i = 0; i < nr_triggers; i++) {
-		char **nd = realloc(s.disarm, (s.nr_disarm + 1) * sizeof(*nd));
-		size_t len = trigger_kind_len(triggers[i]);	/* "!latency:block" */
-
-		if (!nd)
-			goto fail;
-		s.disarm = nd;
-		if (ctl_write(r, "triggers", triggers[i]))
-			goto fail;
-		s.disarm[s.nr_disarm] = malloc(len + 2);
-		if (!s.disarm[s.nr_disarm])
-			goto fail;
-		sprintf(s.disarm[s.nr_disarm++], "!%.*s", (int)len, triggers[i]);
-	}
 	st = trace_state(r->dir);
 	if ((st != KT_STOPPED || strcmp(old_enable, "0")) && change(r, &s, "enable", "0"))
 		goto fail;
 	if (mode && strcmp(mode, cur_mode) && change(r, &s, "mode", mode))
 		goto fail;
+	/* The mode now, stopped: the flight-recorder or streaming decision. */
+	free(cur_mode);
+	cur_mode = ctl_value(r->dir, "mode");
+	if (!cur_mode) {
+		fprintf(stderr, "ktrace record: %s/mode: cannot read it\n", r->dir);
+		goto fail;
+	}
+	flight = strcmp(cur_mode, "drop") != 0;
 	if (kb) {
 		char *cur = ctl_value(r->dir, "buffer_size_kb");
 		bool same = cur && !strcmp(cur, kb);
@@ -1053,25 +1492,75 @@ int kt_record(int argc, char **argv)
 		}
 	}
 
-	snprintf(file, sizeof(file), "%s/trigger_pipe", r->dir);
-	tpipe = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	for (i = 0; i < nr_triggers; i++) {
+		char **nd = realloc(s.disarm, (s.nr_disarm + 1) * sizeof(*nd));
+		size_t len = trigger_kind_len(triggers[i]);	/* "!latency:block" */
+
+		if (!nd)
+			goto fail;
+		s.disarm = nd;
+		if (ctl_write(r, "triggers", triggers[i]))
+			goto fail;
+		s.disarm[s.nr_disarm] = malloc(len + 2);
+		if (!s.disarm[s.nr_disarm])
+			goto fail;
+		sprintf(s.disarm[s.nr_disarm++], "!%.*s", (int)len, triggers[i]);
+	}
+	if (wait_stop) {
+		char *now = NULL;
+		bool stops = false;
+		const char *line;
+
+		if (snprintf(path, sizeof(path), "%s/triggers", r->dir) < (int)sizeof(path)) {
+			free(now);
+			now = slurp(path, 1 << 16);
+		}
+		for (line = now && *now ? now : NULL; line && !stops; line = next_line(line))
+			stops = strstr(line, "action=stop") &&
+				strstr(line, "action=stop") < line + strcspn(line, "\n");
+		if (!stops)
+			fprintf(stderr,
+				"ktrace record: --wait: no action=stop trigger armed: waiting until tracing is stopped by hand\n");
+		free(now);
+	}
+	if (snprintf(path, sizeof(path), "%s/trigger_pipe", r->dir) >= (int)sizeof(path)) {
+		fprintf(stderr, "ktrace record: %s: path too long\n", r->dir);
+		goto fail;
+	}
+	tpipe = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	/* Firings of an earlier trace are not this one's. */
 	if (tpipe >= 0 && read_trigger_pipe(r, tpipe) == -2) {
 		close(tpipe);
 		tpipe = -1;
 	}
-	if (change(r, &s, "enable", "1"))
+	/*
+	 * A start keeps the buffers of the last trace, and what it left
+	 * unread would be read first: read it to nowhere, so that the file
+	 * holds this trace only (and a full channel does not drop its
+	 * metadata).
+	 */
+	c = open_streams(r);
+	if (c < 0 || (c > 0 && discard_streams(r)))
 		goto fail;
-	/* The relay files exist once the buffers are allocated, at the start. */
-	if (!open_streams(r)) {
-		fprintf(stderr, "ktrace record: no relay files under %s/high\n", r->dir);
+	close_streams(r);
+	/* A signal during the setup: COMMAND is not started. */
+	if (sig_caught() || change(r, &s, "enable", "1"))
+		goto fail;
+	/* The stream files exist once the buffers are allocated, at the start. */
+	c = open_streams(r);
+	if (c <= 0) {
+		if (!c)
+			fprintf(stderr, "ktrace record: no stream files under %s/high\n", r->dir);
 		goto stop;
 	}
 	if (flight)
 		close_streams(r);	/* read once, at the end */
+	if (sig_caught())
+		goto fail;
 	if (optind < argc) {
 		child = fork();
 		if (child == 0) {
+			uncatch_signals();
 			execvp(argv[optind], argv + optind);
 			fprintf(stderr, "ktrace record: %s: %s\n", argv[optind], strerror(errno));
 			_exit(EXIT_NOCMD);
@@ -1130,13 +1619,18 @@ int kt_record(int argc, char **argv)
 			last_check = now;
 			if (wait_stop && trace_state(r->dir) != KT_TRACING)
 				break;
-			if (!flight)
-				open_streams(r);
+			if (!flight && open_streams(r) < 0)
+				goto stop;
 			if (tty)
 				progress(r);
 		}
 	}
 	ret = 0;
+	/* Ended by a signal: COMMAND is ended too, then the trace saved. */
+	if (child > 0 && sig_caught()) {
+		end_child(child, &status);
+		child = 0;
+	}
 stop:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
@@ -1152,6 +1646,8 @@ stop:
 	goto restore;
 fail:
 	ret = 1;
+	if (sig_caught() && child < 0)
+		ret = 128 + sig_caught();	/* during the setup */
 restore:
 	if (changed && restore(r, &s))
 		ret = 1;

@@ -2,7 +2,7 @@
 # Sourced by run.sh: ktrace extract and the save workflow of ktrace record,
 # against a fake control directory: regular files for the control files,
 # and the streams of mktrace's synthetic trace as high/cpu1, medium/cpu0
-# and low/cpu0 (read until read() returns 0, as the relay files are).
+# and low/cpu0 (read until read() returns 0, as the stream files are).
 
 # ok NAME CONDITION_STATUS [DETAIL]: one test from a status computed here.
 ok() {
@@ -45,6 +45,17 @@ tree() {
 }
 
 fd=$tmp/fake
+cat >"$tmp/vals.sh" <<'EOF'
+# vals.sh DIR: the first line of the files record changes, in one line.
+cd "$1" || exit 1
+for f in mode buffer_size_kb enable events/foo/bits/enable events/foo/switch/enable \
+	events/bar/io/enable triggers; do
+	printf '%s ' "$(head -n 1 $f)"
+done
+EOF
+# SIGINT as in a foreground job: a background job of sh starts with it ignored.
+sigint=
+env --default-signal=INT true 2>/dev/null && sigint='env --default-signal=INT'
 fake "$fd"
 "$bin" report "$tmp/fk.dat" >"$tmp/fk.rep" 2>&1
 # Read-only control files: a write would fail (as non-root); as root the
@@ -66,7 +77,7 @@ ok "extract: every file of the control directory unchanged (sums, modes, mtimes)
 ok "extract: no temporary file left" "$(ls "$tmp"/sv-x.dat.* 2>/dev/null | wc -l)"
 if command -v strace >/dev/null 2>&1; then
 	KTRACE_DIR=$fd strace -f -o "$tmp/strace" \
-		-e trace=open,openat,creat,truncate,unlink,rename \
+		-e trace=%file \
 		"$bin" extract -o "$tmp/sv-x2.dat" >/dev/null 2>&1
 	opens=$(grep -c "\"$fd" "$tmp/strace")
 	writes=$(grep "\"$fd" "$tmp/strace" |
@@ -116,6 +127,15 @@ ok "extract: after a failure the old file is intact, no temporary file left" \
 	"$("$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
 	   [ "$(ls "$tmp"/sv-y.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
 rmdir "$fd/high/cpu2"
+# A stream file that exists but cannot be opened (ELOOP): fatal, named.
+ln -s cpu3 "$fd/high/cpu3"
+KTRACE_DIR=$fd check "extract: a stream file that cannot be opened: exit 1, named" 1 '' \
+	"high/cpu3: Too many levels of symbolic links" -- extract -o "$tmp/sv-y.dat"
+KTRACE_DIR=$fd check "record: a stream file that cannot be opened: exit 1, named" 1 '' \
+	"high/cpu3: Too many levels of symbolic links" -- record -o "$tmp/sv-y.dat" -- true
+ok "extract, record: the old file kept" \
+	"$("$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
+rm "$fd/high/cpu3"
 KTRACE_DIR=$tmp/nowhere check "extract without a control directory: exit 1" 1 '' \
 	'nowhere/stats: no state' -- extract -o "$tmp/sv-w.dat"
 check "extract: a stray argument is a usage error" 2 '' "unexpected argument 'x'" -- extract x
@@ -152,6 +172,56 @@ KTRACE_DIR=$fd check "record -- nosuchcmd: exit 127" 127 '' 'nosuchcmd: command 
 	-- record -o "$tmp/sv-r.dat" -m drop -e foo -- nosuchcmd
 unchanged "record -- nosuchcmd"
 
+# Bad trigger specs, each class of error, and two of one kind: usage
+# errors before anything changed.
+for spec in 'bogus' 'latency:block' 'latency:disk>5ms' 'latency:block>5' 'latency:block>5h' \
+	'latency:block>999ns' 'latency:irq>3601s' 'oom count' 'oom colour=red' \
+	'oom count=1 count=2' 'oom count=0' 'oom count=1000001' 'oom delay=600001' \
+	'oom action=halt' 'oom nr=3' 'latency:syscall>1ms nr=4096' 'oom last=5' \
+	'panic last=0' 'panic last=100001' 'oom count=-1'; do
+	KTRACE_DIR=$fd check "record -t '$spec': usage error" 2 '' "bad trigger '$spec': " \
+		-- record -o "$tmp/sv-r.dat" -m drop -t user -t "$spec" -- true
+	unchanged "record -t '$spec'"
+done
+KTRACE_DIR=$fd check "record -t with two latency:block: usage error" 2 '' \
+	'a second trigger of that kind' -- record -o "$tmp/sv-r.dat" -m drop \
+	-t 'latency:block>5ms' -t 'latency:block>9ms' -- true
+unchanged "record -t latency:block twice"
+for spec in 'latency:syscall>1ms nr=0 count=3 delay=600000 action=mark' 'panic last=100000' \
+	'latency:irq>3600s' 'latency:wakeup>1us' 'hung_task	count=1000000'; do
+	ok "trigger spec '$spec' accepted" \
+		"$(KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-ok.dat" -t "$spec" -- true \
+		   >/dev/null 2>&1; echo $?)"
+done
+: >"$fd/triggers"
+tree "$fd" >"$tmp/tree.before"
+
+# A failure after mode, size, events (and triggers) were changed: all put back.
+echo 'oom count=1 delay=0 action=stop hits=0 fired=0' >"$fd/triggers"
+echo hybrid >"$fd/mode"
+sh "$tmp/vals.sh" "$fd" >"$tmp/rb.before"
+mv "$fd/events/enable" "$tmp/ev.enable"
+mkdir "$fd/events/enable"
+KTRACE_DIR=$fd check "record: events/enable not writable: exit 1" 1 '' 'events/enable: Is a dir' \
+	-- record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -- true
+sh "$tmp/vals.sh" "$fd" >"$tmp/rb.after"
+ok "record: after a failed events write: mode, size, enable, events put back" \
+	"$(cmp -s "$tmp/rb.before" "$tmp/rb.after"; echo $?)" \
+	"$(cat "$tmp/rb.before"; echo; cat "$tmp/rb.after")"
+rmdir "$fd/events/enable"
+mv "$tmp/ev.enable" "$fd/events/enable"
+mv "$fd/triggers" "$tmp/trig"
+mkdir "$fd/triggers"
+KTRACE_DIR=$fd check "record: triggers not writable: exit 1" 1 '' 'triggers: Is a dir' \
+	-- record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -t user -- true
+rmdir "$fd/triggers"
+mv "$tmp/trig" "$fd/triggers"
+sh "$tmp/vals.sh" "$fd" >"$tmp/rb.after"
+ok "record: after a refused trigger: mode, size, enable, events put back" \
+	"$(cmp -s "$tmp/rb.before" "$tmp/rb.after" && [ ! -e "$tmp/sv-r.dat" ]; echo $?)" \
+	"$(cat "$tmp/rb.before"; echo; cat "$tmp/rb.after")"
+rm -f "$tmp/sv-r.dat"
+
 # COMMAND's exit status is record's.
 : >"$fd/triggers"
 KTRACE_DIR=$fd check "record -- false: exit 1" 1 '' 'bytes of trace in' \
@@ -165,17 +235,9 @@ KTRACE_DIR=$fd check "record -- true: exit 0" 0 '' 'bytes of trace in' \
 ok "record: the trace decodes as the synthetic one" \
 	"$("$bin" report "$tmp/sv-r.dat" 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
 
-# record leaves ktrace as it found it: tracing, hybrid, 1024 KiB, its events.
+# record puts the settings back: tracing, hybrid, 1024 KiB, its events.
 echo 1 >"$fd/enable"
 printf 'state tracing\n' >"$fd/stats"
-cat >"$tmp/vals.sh" <<'EOF'
-# vals.sh DIR: the first line of the files record changes, in one line.
-cd "$1" || exit 1
-for f in mode buffer_size_kb enable events/foo/bits/enable events/foo/switch/enable \
-	events/bar/io/enable triggers; do
-	printf '%s ' "$(head -n 1 $f)"
-done
-EOF
 KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-r.dat" -m drop -b 64 -e foo/bits -t user -- \
 	sh -c 'sh "$1" "$2" >"$3"' sh "$tmp/vals.sh" "$fd" "$tmp/during" >/dev/null 2>"$tmp/err"
 ok "record: exit 0 with a changed configuration" $? "$(cat "$tmp/err")"
@@ -216,11 +278,12 @@ fi
 
 # --wait without COMMAND: until tracing stops (checked once a second);
 # without either: until SIGINT.
+printf 'state tracing\n' >"$fd/stats"
 KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-w.dat" --wait >/dev/null 2>"$tmp/err" &
 pid=$!
-sleep 0.5
-printf 'state tracing\n' >"$fd/stats"
-sleep 0.5
+sleep 1.5
+kill -0 $pid 2>/dev/null
+ok "record --wait: still running while tracing" $?
 printf 'state stopped\n' >"$fd/stats"
 i=0
 while kill -0 $pid 2>/dev/null && [ $i -lt 40 ]; do sleep 0.1; i=$((i + 1)); done
@@ -228,7 +291,11 @@ wait $pid
 ok "record --wait ends when tracing stops (in $((i / 10)).$((i % 10)) s)" \
 	"$([ $? -eq 0 ] && [ $i -lt 25 ] && "$bin" report "$tmp/sv-w.dat" | cmp -s - "$tmp/fk.rep"
 	   echo $?)" "$(cat "$tmp/err")"
-KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-i.dat" >/dev/null 2>"$tmp/err" &
+ok "record --wait without a stop trigger says it waits for a stop by hand" \
+	"$(grep -q 'no action=stop trigger armed: waiting until tracing is stopped by hand' \
+	   "$tmp/err"; echo $?)"
+# (A background job starts with SIGINT ignored, and record leaves it so.)
+KTRACE_DIR=$fd $sigint "$bin" record -o "$tmp/sv-i.dat" >/dev/null 2>"$tmp/err" &
 pid=$!
 sleep 0.5
 kill -INT $pid
@@ -237,15 +304,147 @@ ok "record without COMMAND ends on SIGINT, exit 0, the trace saved" \
 	"$([ $? -eq 0 ] && "$bin" report "$tmp/sv-i.dat" | cmp -s - "$tmp/fk.rep"; echo $?)" \
 	"$(cat "$tmp/err")"
 
-# No relay files (no buffers): record fails, writes no file, puts enable back.
+# No stream files (no buffers): record fails, writes no file, puts enable back.
 fake "$fd"
 for c in high medium low; do mv "$fd/$c" "$fd/$c.away"; done
-KTRACE_DIR=$fd check "record without relay files: exit 1" 1 '' 'no relay files under' \
+KTRACE_DIR=$fd check "record without stream files: exit 1" 1 '' 'no stream files under' \
 	-- record -o "$tmp/sv-nr.dat" -- true
-ok "record without relay files: no file, enable back to 0" \
+ok "record without stream files: no file, enable back to 0" \
 	"$([ "$(ls "$tmp"/sv-nr.dat* 2>/dev/null | wc -l)" -eq 0 ] && [ "$(cat "$fd/enable")" = 0 ]
 	   echo $?)" "$(ls "$tmp"/sv-nr.dat* 2>&1; cat "$fd/enable")"
 for c in high medium low; do mv "$fd/$c.away" "$fd/$c"; done
+
+# What an earlier trace left unread in the buffers is read to nowhere
+# before the start, and said (the fake's streams are read again later).
+fake "$fd"
+left=$(cat "$fd"/*/cpu* | wc -c)
+KTRACE_DIR=$fd check "record discards the $left bytes the buffers held before the start" 0 '' \
+	"discarded $left bytes an earlier trace left unread \(save a frozen trace with ktrace" \
+	-- record -o "$tmp/sv-r.dat" -- true
+
+# A second extract reads nothing (the stream files are consuming: emptied
+# here): it fails and keeps the first file.
+fake "$fd"
+KTRACE_DIR=$fd check "extract: a first extract" 0 '' 'bytes of trace in' \
+	-- extract -o "$tmp/sv-2.dat"
+for f in "$fd"/*/cpu*; do : >"$f"; done
+KTRACE_DIR=$fd check "extract: a second one finds the buffers empty: exit 1" 1 '' \
+	'the buffers are empty: already read\? \(the stream files are consuming\)' \
+	-- extract -o "$tmp/sv-2.dat"
+ok "extract: the first file kept" \
+	"$("$bin" report "$tmp/sv-2.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
+	   [ "$(ls "$tmp"/sv-2.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
+
+# The trace restarted while extract read it (the counters changed while it
+# waited for comms, a fifo): not saved, the old file kept.
+fake "$fd"
+rm "$fd/comms"
+mkfifo "$fd/comms"
+(sleep 0.3; printf 'state stopped\ncpu0 medium events=9 dropped=0\n' >"$fd/stats"
+ printf '7 init\n' >"$fd/comms") &
+KTRACE_DIR=$fd check "extract: counters changed while reading: exit 1" 1 '' \
+	'the trace restarted while it was read' -- extract -o "$tmp/sv-2.dat"
+wait
+ok "extract: after a restart the old file kept" \
+	"$("$bin" report "$tmp/sv-2.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
+	   [ "$(ls "$tmp"/sv-2.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)"
+
+# A signal while COMMAND runs: record ends COMMAND (SIGTERM), saves, restores.
+# sigtest SIG NAME: record -m drop -b 64 -e foo/bits -- a long COMMAND.
+sigtest() {
+	fake "$fd"
+	echo 'hybrid 1024 0 0 1 1  ' >"$tmp/sig.before"
+	rm -f "$tmp/cmd.pid" "$tmp"/sv-s.dat*
+	KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-s.dat" -m drop -b 64 -e foo/bits -- \
+		sh -c 'echo $$ >"$1"; exec sleep 8' sh "$tmp/cmd.pid" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/cmd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -"$1" $pid
+	i=0
+	while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -0 $pid 2>/dev/null && kill -KILL $pid
+	wait $pid
+	st=$?
+	{ sh "$tmp/vals.sh" "$fd"; echo; } >"$tmp/sig.after"
+	ok "record: SIG$1 with COMMAND: ends in $((i / 10)).$((i % 10)) s, COMMAND gone, exit $st" \
+		"$([ $i -lt 30 ] && [ $st -eq 143 ] && ! kill -0 "$(cat "$tmp/cmd.pid")" 2>/dev/null
+		   echo $?)" "$(cat "$tmp/err")"
+	ok "record: SIG$1: settings restored, the trace saved, no temporary file" \
+		"$(cmp -s "$tmp/sig.before" "$tmp/sig.after" && [ -s "$tmp/sv-s.dat" ] &&
+		   [ "$(ls "$tmp"/sv-s.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)" \
+		"$(cat "$tmp/sig.before" "$tmp/sig.after")"
+}
+sigtest TERM
+sigtest HUP
+
+# A signal during extract (blocked opening comms, a fifo): no file left.
+fake "$fd"
+rm "$fd/comms"
+mkfifo "$fd/comms"
+KTRACE_DIR=$fd $sigint "$bin" extract -o "$tmp/sv-e.dat" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 $pid 2>/dev/null && kill -KILL $pid
+wait $pid
+st=$?
+ok "extract: SIGINT: exit $st (130), no file, no temporary file" \
+	"$([ $st -eq 130 ] && [ "$(ls "$tmp"/sv-e.dat* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)" \
+	"$(cat "$tmp/err"; ls "$tmp"/sv-e.dat* 2>&1)"
+rm -f "$tmp"/sv-e.dat*
+
+# -o of something other than a regular file.
+fake "$fd"
+mkdir "$tmp/odir"
+KTRACE_DIR=$fd check "record -o DIR: exit 1 before anything changed" 1 '' 'odir: is a directory' \
+	-- record -o "$tmp/odir" -e foo -- true
+ok "record -o DIR: the directory empty, enable untouched" \
+	"$([ -z "$(ls -A "$tmp/odir")" ] && [ "$(cat "$fd/enable")" = 0 ]; echo $?)"
+echo old >"$tmp/target.dat"
+ln -s target.dat "$tmp/link.dat"
+KTRACE_DIR=$fd check "record -o SYMLINK: exit 0" 0 '' 'bytes of trace in .*target.dat' \
+	-- record -o "$tmp/link.dat" -- true
+ok "record -o SYMLINK: the link kept, its target is the trace" \
+	"$([ -L "$tmp/link.dat" ] && "$bin" report "$tmp/link.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
+	   echo $?)"
+mkfifo "$tmp/fifo"
+timeout 10 cat "$tmp/fifo" >"$tmp/fifo.dat" &
+KTRACE_DIR=$fd check "record -o FIFO: exit 0" 0 '' 'bytes of trace in' \
+	-- record -o "$tmp/fifo" -- true
+wait
+ok "record -o FIFO: still a fifo, the trace written through it" \
+	"$([ -p "$tmp/fifo" ] && "$bin" report "$tmp/fifo.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
+	   echo $?)"
+# A device node of its own (never /dev/null: a regression would replace it).
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	KTRACE_DIR=$fd check "record -o a device (null) as root: exit 0" 0 '' 'bytes of trace in' \
+		-- record -o "$tmp/null" -- true
+	ok "record -o a device: still a character device" "$([ -c "$tmp/null" ]; echo $?)"
+fi
+KTRACE_DIR=$fd check "record: a rename that fails keeps the trace, says where" 1 '' \
+	"trace kept in $tmp/late.dat\\.[A-Za-z0-9]{6}" \
+	-- record -o "$tmp/late.dat" -- mkdir "$tmp/late.dat"
+ok "record: the kept trace is whole" \
+	"$("$bin" report "$tmp"/late.dat.* 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)"
+rm -f "$tmp"/late.dat.*
+
+fake "$fd"
+rm -f "$tmp"/sv-r.dat*
+tree "$fd" >"$tmp/tree.before"
+KTRACE_DIR=$fd check "record -e '': usage error" 2 '' '-e: no event given' \
+	-- record -o "$tmp/sv-r.dat" -e '' -- true
+unchanged "record -e ''"
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-m.dat" -- true >/dev/null 2>&1
+ok "record: the trace file is 0600" "$([ "$(stat -c %a "$tmp/sv-m.dat")" = 600 ]; echo $?)" \
+	"$(stat -c %a "$tmp/sv-m.dat")"
+long=$tmp/$(printf 'long-control-directory-%.0s' 1 2 3 4 5 6)
+ln -s "$fd" "$long"
+KTRACE_DIR=$long "$bin" record -o "$tmp/sv-m.dat" -t user -- true >/dev/null 2>"$tmp/err"
+ok "record with a ${#long}-byte KTRACE_DIR: the trigger armed and disarmed" \
+	"$([ "$(cat "$fd/triggers")" = '!user' ]; echo $?)" "$(cat "$tmp/err")"
 
 # The help and the completion know extract.
 check "extract --help" 0 '^usage: ktrace extract \[-o FILE\] \[--stop\]' '' -- extract --help

@@ -77,10 +77,10 @@ check "extract --stop: exit 0, stopped, the mark saved" \
 	"0/0/1"
 
 # The one-liner of the documentation, over a workload writing marks of
-# 4000 bytes for many times the buffers' size, from CPU 0, then the bug.
+# 4000 bytes for four times the bound of the file, from CPU 0, then the bug.
 ncpu=$(ls "$KT/high" | grep -c '^cpu')
 bound=$(( (64 + 512 + 64) * 1024 * ncpu + 256 * 1024 ))
-marks=$((3 * bound / 4000))
+marks=$((4 * bound / 4000))
 cat >"$TMP/w.sh" <<'EOF'
 big=$(printf '%03990d' 0)
 i=0

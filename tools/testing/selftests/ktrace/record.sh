@@ -120,7 +120,7 @@ check "record put ktrace back: the trigger it armed disarmed, hybrid mode, stopp
 check "record exits with COMMAND's status, its latency trigger disarmed" \
 	"$?/$(grep -c '^latency:block' "$KT/triggers")" 3/0
 
-# A CPU brought online while recording: its relay files appear then, and
+# A CPU brought online while recording: its stream files appear then, and
 # record reads them (hybrid mode: all of them, once, at the end).  New
 # buffers (a mode change frees them) while CPU 1 is offline, so that CPU 1
 # gets its buffers only when it comes back.
