@@ -93,8 +93,11 @@ check "the trace holds the addresses of its symbols (the search works)" \
 
 "$BIN" record --no-kernel-addresses -o "$TMP/h.dat" -e irq/timer_expire,statedump -- \
 	sleep 1 >"$TMP/rec" 2>&1
-check "record --no-kernel-addresses exits 0, without a warning" \
-	"$?/$(grep -v -c 'bytes of trace in' "$TMP/rec")" "0/0"
+rc=$?
+# What the ascii pipe above left unread is discarded first, and said so.
+grep -v -e 'bytes of trace in' -e 'an earlier trace left unread' "$TMP/rec" >"$TMP/warn"
+while read -r l; do ktap_print_msg "$l"; done <"$TMP/warn"
+check "record --no-kernel-addresses exits 0, without a warning" "$rc/$(wc -l <"$TMP/warn")" "0/0"
 "$BIN" report "$TMP/h.dat" >"$TMP/hrep" 2>&1
 syms "$TMP/hrep" | grep -v -x '0x0' >"$TMP/hsyms"
 check "hidden: report names every timer function and IRQ handler, hrtimer_wakeup too" \
