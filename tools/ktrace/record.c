@@ -105,11 +105,29 @@ static void catch_signals(bool chld)
 	}
 }
 
+static struct sigaction old_sigpipe;
+static bool sigpipe_set;
+
+/*
+ * Ignore SIGPIPE: a write to a closed pipe (stderr, a fifo output whose
+ * reader went away) is an EPIPE error, not record's death between a change
+ * of the settings and their restoration.
+ */
+static void ignore_sigpipe(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	sigemptyset(&sa.sa_mask);
+	sigpipe_set = !sigaction(SIGPIPE, &sa, &old_sigpipe);
+}
+
 /* Put back the dispositions catch_signals() found (in COMMAND, before exec). */
 static void uncatch_signals(void)
 {
 	unsigned int i;
 
+	if (sigpipe_set)
+		sigaction(SIGPIPE, &old_sigpipe, NULL);
 	for (i = 0; i < NR_HANDLED; i++)
 		if (handler_set[i])
 			sigaction(handled_signals[i], &old_actions[i], NULL);
@@ -810,6 +828,7 @@ int kt_extract(int argc, char **argv)
 	enum kt_state st;
 	int c, ret = 1;
 
+	ignore_sigpipe();
 	r = recorder_new("extract");
 	if (!r)
 		return 1;
@@ -1327,6 +1346,7 @@ int kt_record(int argc, char **argv)
 	int c, status = 0, ret = 1, tpipe = -1;
 	bool changed = false;
 
+	ignore_sigpipe();
 	r = recorder_new("record");
 	if (!r)
 		return 1;

@@ -378,6 +378,17 @@ sigtest() {
 sigtest TERM
 sigtest HUP
 
+# stderr a closed pipe: SIGPIPE would kill record before it puts things back.
+fake "$fd"
+rm -f "$tmp"/sv-p.dat*
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-p.dat" -m drop -b 64 -e foo/bits -- sleep 0.5 2>&1 |
+	true
+{ sh "$tmp/vals.sh" "$fd"; echo; } >"$tmp/sig.after"
+ok "record with stderr a closed pipe: settings restored, no temporary file" \
+	"$(cmp -s "$tmp/sig.before" "$tmp/sig.after" &&
+	   [ "$(ls "$tmp"/sv-p.dat.* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)" \
+	"$(cat "$tmp/sig.before" "$tmp/sig.after")"
+
 # A signal during extract (blocked opening comms, a fifo): no file left.
 fake "$fd"
 rm "$fd/comms"
