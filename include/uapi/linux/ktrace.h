@@ -42,7 +42,14 @@
 #include <linux/types.h>
 
 #define KTRACE_MAGIC		0x4b545243	/* "KTRC" */
-#define KTRACE_FORMAT_VERSION	1
+/*
+ * Version 2 added the flags and key displays, the ident and saturates
+ * field flags, and the block events of struct ktrace_blk_desc.  A version 2
+ * decoder reads version 1 traces unchanged: those only use what version 1
+ * defines.
+ */
+#define KTRACE_FORMAT_VERSION	2
+#define KTRACE_FORMAT_VERSION_MIN 1	/* the oldest version decoders read */
 
 /* The record header word. */
 #define KTRACE_CLOCK_BITS	27
@@ -147,7 +154,10 @@ struct ktrace_subbuf_header {
  * Names are NUL-padded.  A struct ktrace_meta_event is followed by the
  * struct ktrace_meta_field records of its fields, in order, and a field of
  * display KTRACE_DISPLAY_ENUM by the struct ktrace_meta_enum records of its
- * values.
+ * values.  A field of display KTRACE_DISPLAY_FLAGS is followed the same
+ * way by its flag table: each value is a mask, printed as its name when
+ * all its bits are set, in table order, the bits it names then cleared
+ * (ftrace's __print_flags()); bits no entry names print as hexadecimal.
  */
 #define KTRACE_META_MAJOR	0
 #define KTRACE_NAME_LEN		32
@@ -287,6 +297,8 @@ enum ktrace_display {
 	KTRACE_DISPLAY_STRING	= 4,	/* NUL-terminated or field-sized text */
 	KTRACE_DISPLAY_SYMBOL	= 5,	/* a kernel text address */
 	KTRACE_DISPLAY_DEV	= 6,	/* a dev_t, as major:minor */
+	KTRACE_DISPLAY_FLAGS	= 7,	/* bits named by struct ktrace_meta_enum masks */
+	KTRACE_DISPLAY_KEY	= 8,	/* a key: see KTRACE_FIELD_IDENT */
 };
 
 /* struct ktrace_meta_field.flags */
@@ -297,6 +309,21 @@ enum ktrace_display {
  * tool may hide it from a trace that leaves the machine.
  */
 #define KTRACE_FIELD_KADDR	(1U << 1)
+/*
+ * Part of an identity: the fields of an event with this flag, in order,
+ * hash to a 32-bit key (ktrace_key_add(), ktrace_key_final()).  A field of
+ * display KTRACE_DISPLAY_KEY in an event of the same group carries such a
+ * key instead of the fields: a decoder prints the fields of the newest
+ * earlier event whose identity hashes to it, and "unknown" when there is
+ * none, or when two different identities seen hash to it.  This is how a
+ * block request is described once and then named by 8-byte events.
+ */
+#define KTRACE_FIELD_IDENT	(1U << 2)
+/*
+ * The field's largest value (and, if signed, its smallest) stands for
+ * itself or anything beyond: the value did not fit and was clamped.
+ */
+#define KTRACE_FIELD_SATURATES	(1U << 3)
 
 /**
  * struct ktrace_meta_field - one field of the event before it
@@ -306,8 +333,8 @@ enum ktrace_display {
  *	bytes (1, 2, 4 or 8 for numbers; any for strings, 0 for "to the end")
  * @display: enum ktrace_display
  * @flags: KTRACE_FIELD_*
- * @nr_values: KTRACE_DISPLAY_ENUM: number of struct ktrace_meta_enum that
- *	follow
+ * @nr_values: KTRACE_DISPLAY_ENUM and KTRACE_DISPLAY_FLAGS: number of
+ *	struct ktrace_meta_enum that follow
  * @name: the field's name, as in key=value
  */
 struct ktrace_meta_field {
@@ -329,6 +356,90 @@ struct ktrace_meta_enum {
 	__u32 value_lo;
 	__u32 value_hi;
 	char name[KTRACE_NAME_LEN];
+};
+
+/*
+ * Keys (KTRACE_FIELD_IDENT): h = KTRACE_KEY_SEED, then
+ * h = ktrace_key_add(h, v) for the value v of each identity field in order
+ * (zero-extended to 64 bits), then key = ktrace_key_final(h).  Not a
+ * cryptographic hash: a decoder that sees two identities with one key
+ * treats that key as unknown.
+ */
+#define KTRACE_KEY_SEED		0x6b74726163656b79ULL	/* "ktracekey" */
+
+static __inline__ __u64 ktrace_key_add(__u64 h, __u64 v)
+{
+	h ^= v;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+static __inline__ __u32 ktrace_key_final(__u64 h)
+{
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return (__u32)(h >> 32);
+}
+
+/*
+ * Block requests.  struct ktrace_blk_desc describes a bio or request
+ * (block:bio_queue, block:bio_split, block:rq_describe); dev, sector,
+ * nr_sector and op are its identity, whose key the 8-byte request events
+ * (block:rq_insert, rq_issue, rq_requeue, rq_complete) carry.  Operations
+ * and flags are translated to the stable values below, as blktrace's
+ * BLK_TC_* are, rather than copied from the kernel's REQ_* bits, which
+ * change between releases.
+ */
+enum ktrace_blk_op {
+	KTRACE_BLK_OP_READ		= 0,
+	KTRACE_BLK_OP_WRITE		= 1,
+	KTRACE_BLK_OP_FLUSH		= 2,
+	KTRACE_BLK_OP_DISCARD		= 3,
+	KTRACE_BLK_OP_SECURE_ERASE	= 4,
+	KTRACE_BLK_OP_WRITE_ZEROES	= 5,
+	KTRACE_BLK_OP_ZONE_APPEND	= 6,
+	KTRACE_BLK_OP_ZONE_MGMT		= 7,	/* open, close, finish, reset */
+	KTRACE_BLK_OP_DRV_IN		= 8,	/* passthrough */
+	KTRACE_BLK_OP_DRV_OUT		= 9,	/* passthrough */
+	KTRACE_BLK_OP_OTHER		= 15,	/* one this list does not know */
+};
+
+/* struct ktrace_blk_desc.flags */
+#define KTRACE_BLK_SYNC		(1U << 0)	/* REQ_SYNC */
+#define KTRACE_BLK_META		(1U << 1)	/* REQ_META */
+#define KTRACE_BLK_PRIO		(1U << 2)	/* REQ_PRIO */
+#define KTRACE_BLK_FUA		(1U << 3)	/* REQ_FUA */
+#define KTRACE_BLK_PREFLUSH	(1U << 4)	/* REQ_PREFLUSH */
+#define KTRACE_BLK_RAHEAD	(1U << 5)	/* REQ_RAHEAD: readahead */
+#define KTRACE_BLK_BACKGROUND	(1U << 6)	/* REQ_BACKGROUND */
+#define KTRACE_BLK_NOWAIT	(1U << 7)	/* REQ_NOWAIT */
+
+/**
+ * struct ktrace_blk_desc - a block request, 16 bytes
+ * @sector: first sector (512 bytes), on the whole disk
+ * @dev: the disk's dev_t, major << 20 | minor as the kernel's dev_t
+ * @nr_sector: sectors (512 bytes); 65535 means 65535 or more
+ *	(KTRACE_FIELD_SATURATES)
+ * @op: enum ktrace_blk_op
+ * @flags: KTRACE_BLK_*
+ */
+struct ktrace_blk_desc {
+	__u64 sector;
+	__u32 dev;
+	__u16 nr_sector;
+	__u8 op;
+	__u8 flags;
+};
+
+/**
+ * struct ktrace_blk_status - a completion that is partial or failed, 12 bytes
+ * @rq: the request's key
+ * @bytes: bytes completed
+ * @error: 0, or the negative errno of the failure (blk_status_to_errno())
+ */
+struct ktrace_blk_status {
+	__u32 rq;
+	__u32 bytes;
+	__s32 error;
 };
 
 #endif /* _UAPI_LINUX_KTRACE_H */
