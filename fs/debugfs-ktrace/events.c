@@ -40,6 +40,8 @@ static const char * const display_names[] = {
 	[KTRACE_DISPLAY_STRING] = "string",
 	[KTRACE_DISPLAY_SYMBOL] = "symbol",
 	[KTRACE_DISPLAY_DEV] = "dev",
+	[KTRACE_DISPLAY_FLAGS] = "flags",
+	[KTRACE_DISPLAY_KEY] = "key",
 };
 
 /*
@@ -120,12 +122,15 @@ static int format_show(struct seq_file *m, void *v)
 	for (i = 0; i < ev->nr_fields; i++) {
 		const struct ktrace_field *f = &ev->fields[i];
 
-		seq_printf(m, "field: %s offset=%u size=%u display=%s%s%s", f->name,
+		seq_printf(m, "field: %s offset=%u size=%u display=%s%s%s%s%s%s", f->name,
 			   f->offset, f->size,
 			   f->display < ARRAY_SIZE(display_names) ?
 			   display_names[f->display] : "?",
 			   f->flags & KTRACE_FIELD_SIGNED ? " signed" : "",
-			   f->flags & KTRACE_FIELD_KADDR ? " kaddr" : "");
+			   f->flags & KTRACE_FIELD_KADDR ? " kaddr" : "",
+			   f->flags & KTRACE_FIELD_IDENT ? " ident" : "",
+			   f->flags & KTRACE_FIELD_SATURATES ? " saturates" : "",
+			   f->flags & KTRACE_FIELD_KEY_END ? " key_end" : "");
 		for (j = 0; j < f->nr_values; j++)
 			seq_printf(m, "%s%lld:%s", j ? "," : " values=",
 				   f->values[j].value, f->values[j].name);

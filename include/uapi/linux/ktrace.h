@@ -43,8 +43,8 @@
 
 #define KTRACE_MAGIC		0x4b545243	/* "KTRC" */
 /*
- * Version 2 added the flags and key displays, the ident and saturates
- * field flags, and the block events of struct ktrace_blk_desc.  A version 2
+ * Version 2 added the flags and key displays, the ident, saturates and
+ * key-end field flags, and the block events of struct ktrace_blk_desc.  A version 2
  * decoder reads version 1 traces unchanged: those only use what version 1
  * defines.
  */
@@ -324,6 +324,14 @@ enum ktrace_display {
  * itself or anything beyond: the value did not fit and was clamped.
  */
 #define KTRACE_FIELD_SATURATES	(1U << 3)
+/*
+ * On a KTRACE_DISPLAY_KEY field: the object the key names ends with this
+ * event (a request completes), and a decoder forgets its description once
+ * the event is printed.  A new object with the same identity is described
+ * again, so descriptions never outlive their object, and a key whose
+ * description was lost cannot match a stale one.
+ */
+#define KTRACE_FIELD_KEY_END	(1U << 4)
 
 /**
  * struct ktrace_meta_field - one field of the event before it

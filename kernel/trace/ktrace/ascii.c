@@ -73,12 +73,29 @@ struct ktrace_ascii_name {
 	char comm[TASK_COMM_LEN];
 };
 
+/*
+ * Descriptions of keys (KTRACE_FIELD_IDENT) learned from the trace, by
+ * key: a cache, collisions replace; a key found with another identity is
+ * ambiguous and prints as unknown until replaced.
+ */
+#define ASCII_KEYS	1024
+#define ASCII_KEY_DATA	32	/* the largest description kept */
+
+struct ktrace_ascii_key {
+	const struct ktrace_event *ev;
+	u32 key;
+	bool ambiguous;
+	u16 length;
+	u8 data[ASCII_KEY_DATA];
+};
+
 /**
  * struct ktrace_ascii - one open ascii file
  * @lock: serializes reads of this file: its cursors and its line
  * @nr_cpus: cursors per channel
  * @cur: the cursors, channel by channel, CPU by CPU
  * @names: names the trace gave pids, %ASCII_NAMES slots by pid
+ * @keys: descriptions of keys, %ASCII_KEYS slots by key
  * @line: the formatted line not yet read
  * @done: bytes of @line already read
  * @dump: a dump (ktrace_ascii_dump()): subbuffers are copied, not consumed
@@ -89,6 +106,7 @@ struct ktrace_ascii {
 	unsigned int nr_cpus;
 	struct ktrace_ascii_cursor *cur;
 	struct ktrace_ascii_name *names;
+	struct ktrace_ascii_key *keys;
 	struct seq_buf line;
 	size_t done;
 	bool dump;
@@ -242,13 +260,75 @@ void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_string);
 
+/*
+ * A number field's raw value, zero-extended: compact events from the
+ * payload, expanded from data.  False if the record is too short for it.
+ */
+static bool ascii_raw(const struct ktrace_field *f, const struct ktrace_record *rec,
+		      bool compact, u64 *v)
+{
+	*v = 0;
+	if (compact) {
+		*v = rec->payload >> f->offset;
+		if (f->size < 32)
+			*v &= (1ULL << f->size) - 1;
+		return true;
+	}
+	if (f->size > sizeof(*v) || f->offset + f->size > rec->length)
+		return false;
+	memcpy(v, rec->data + f->offset, f->size);
+	return true;
+}
+
+/* Bits named by the flag table, in its order, then the rest in hex. */
+static void ascii_flags(struct seq_buf *s, const struct ktrace_field *f, u64 v)
+{
+	const struct ktrace_enum_value *e;
+	const char *sep = "";
+	unsigned int i;
+
+	for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
+		if (!v && !e->value) {
+			seq_buf_printf(s, "%s", e->name);
+			return;
+		}
+		if (e->value && ((u64)e->value & v) == (u64)e->value) {
+			seq_buf_printf(s, "%s%s", sep, e->name);
+			sep = "|";
+			v &= ~(u64)e->value;
+		}
+	}
+	if (!v && !*sep)
+		seq_buf_printf(s, "0");
+	else if (v)
+		seq_buf_printf(s, "%s0x%llx", sep, v);
+}
+
+/* ">=" or "<=" before a value at a saturating field's bound. */
+static const char *ascii_bound(const struct ktrace_field *f, u64 v, bool compact)
+{
+	unsigned int bits = compact ? f->size : f->size * 8;
+	u64 max;
+
+	if (!(f->flags & KTRACE_FIELD_SATURATES) || !bits || bits > 64)
+		return "";
+	if (f->flags & KTRACE_FIELD_SIGNED) {
+		max = (1ULL << (bits - 1)) - 1;
+		if ((s64)v == (s64)max)
+			return ">=";
+		return (s64)v == -(s64)max - 1 ? "<=" : "";
+	}
+	max = bits == 64 ? U64_MAX : (1ULL << bits) - 1;
+	return v == max ? ">=" : "";
+}
+
 /* One field's value: compact events from the payload, expanded from data. */
 static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 			const struct ktrace_record *rec, bool compact)
 {
 	const struct ktrace_enum_value *e;
-	u64 v = 0;
 	unsigned int i;
+	u64 v;
 
 	if (f->display == KTRACE_DISPLAY_STRING && !compact) {
 		size_t len = f->size ? f->size : rec->length - min(f->offset, rec->length);
@@ -261,20 +341,15 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 		ktrace_ascii_string(s, rec->data + f->offset, len);
 		return;
 	}
-	if (compact) {
-		v = rec->payload >> f->offset;
-		if (f->size < 32)
-			v &= (1ULL << f->size) - 1;
-		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size < 64)
-			v = sign_extend64(v, f->size - 1);
-	} else {
-		if (f->size > sizeof(v) || f->offset + f->size > rec->length) {
-			seq_buf_printf(s, "?");
-			return;
-		}
-		memcpy(&v, rec->data + f->offset, f->size);
-		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size && f->size < 8)
-			v = sign_extend64(v, f->size * 8 - 1);
+	if (!ascii_raw(f, rec, compact, &v)) {
+		seq_buf_printf(s, "?");
+		return;
+	}
+	if ((f->flags & KTRACE_FIELD_SIGNED) && f->size) {
+		unsigned int bits = compact ? f->size : f->size * 8;
+
+		if (bits < 64)
+			v = sign_extend64(v, bits - 1);
 	}
 	switch (f->display) {
 	case KTRACE_DISPLAY_HEX:
@@ -287,6 +362,9 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 	case KTRACE_DISPLAY_DEV:
 		seq_buf_printf(s, "%u:%u", MAJOR((dev_t)v), MINOR((dev_t)v));
 		break;
+	case KTRACE_DISPLAY_FLAGS:
+		ascii_flags(s, f, v);
+		break;
 	case KTRACE_DISPLAY_ENUM:
 		for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
 			if (e->value == (s64)v) {
@@ -296,6 +374,7 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 		}
 		fallthrough;
 	default:
+		seq_buf_printf(s, "%s", ascii_bound(f, v, compact));
 		if (f->flags & KTRACE_FIELD_SIGNED)
 			seq_buf_printf(s, "%lld", (s64)v);
 		else
@@ -303,6 +382,138 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 		break;
 	}
 }
+
+#define ASCII_IDENT_MAX	8
+
+/*
+ * The values of an event's identity (KTRACE_FIELD_IDENT fields), in
+ * order; how many, 0 if it has none or the record is too short for them.
+ */
+static unsigned int ascii_ident(const struct ktrace_event *ev,
+				const struct ktrace_record *rec, u64 *v)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct ktrace_field *f = &ev->fields[i];
+
+		if (!(f->flags & KTRACE_FIELD_IDENT))
+			continue;
+		if (n == ASCII_IDENT_MAX || !ascii_raw(f, rec, false, &v[n]))
+			return 0;
+		n++;
+	}
+	return n;
+}
+
+/* An expanded event with an identity: remember it under its key. */
+static void ascii_learn_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			    const struct ktrace_record *rec)
+{
+	u64 v[ASCII_IDENT_MAX], old[ASCII_IDENT_MAX], h = KTRACE_KEY_SEED;
+	struct ktrace_ascii_key *k;
+	unsigned int i, n;
+	u32 key;
+
+	n = ascii_ident(ev, rec, v);
+	if (!n || rec->length > ASCII_KEY_DATA)
+		return;
+	for (i = 0; i < n; i++)
+		h = ktrace_key_add(h, v[i]);
+	key = ktrace_key_final(h);
+	k = &a->keys[key & (ASCII_KEYS - 1)];
+	if (k->ev && k->key == key) {
+		struct ktrace_record kr = { .data = k->data, .length = k->length };
+
+		/* One key, two identities: the key names neither. */
+		if (k->ambiguous || ascii_ident(k->ev, &kr, old) != n ||
+		    memcmp(old, v, n * sizeof(*v)) || strcmp(k->ev->group, ev->group)) {
+			k->ambiguous = true;
+			return;
+		}
+	} else {
+		k->ambiguous = false;
+	}
+	k->ev = ev;
+	k->key = key;
+	k->length = rec->length;
+	memset(k->data, 0, sizeof(k->data));
+	memcpy(k->data, rec->data, rec->length);
+}
+
+/* A key field: the fields of the description it names, or unknown. */
+static void ascii_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
+		      const struct ktrace_field *f, const struct ktrace_record *rec,
+		      bool compact)
+{
+	const struct ktrace_ascii_key *k;
+	struct ktrace_record d;
+	unsigned int i;
+	u64 v;
+
+	if (!ascii_raw(f, rec, compact, &v)) {
+		seq_buf_printf(&a->line, " %s=?", f->name);
+		return;
+	}
+	k = &a->keys[v & (ASCII_KEYS - 1)];
+	if (!k->ev || k->key != (u32)v || k->ambiguous || strcmp(k->ev->group, ev->group)) {
+		seq_buf_printf(&a->line, " %s=unknown:0x%08x", f->name, (u32)v);
+		return;
+	}
+	d = (struct ktrace_record) { .data = k->data, .length = k->length };
+	for (i = 0; i < k->ev->nr_fields; i++) {
+		seq_buf_printf(&a->line, " %s=", k->ev->fields[i].name);
+		ascii_field(&a->line, &k->ev->fields[i], &d, false);
+	}
+	if (f->flags & KTRACE_FIELD_KEY_END)
+		memset(&a->keys[v & (ASCII_KEYS - 1)], 0, sizeof(*k));
+}
+
+/**
+ * ktrace_ascii_fields() - an event's fields as the ascii pipe prints them
+ * @a: the reader, whose names and keys it uses and learns
+ * @ev: the event
+ * @rec: its record
+ * @compact: whether @rec is a compact event
+ *
+ * Appends " KEY=VALUE" for each field to the reader's line.
+ */
+VISIBLE_IF_KUNIT void ktrace_ascii_fields(struct ktrace_ascii *a,
+					  const struct ktrace_event *ev,
+					  const struct ktrace_record *rec, bool compact)
+{
+	unsigned int i;
+
+	if (!compact)
+		ascii_learn_key(a, ev, rec);
+	for (i = 0; i < ev->nr_fields; i++) {
+		if (ev->fields[i].display == KTRACE_DISPLAY_KEY) {
+			ascii_key(a, ev, &ev->fields[i], rec, compact);
+			continue;
+		}
+		seq_buf_printf(&a->line, " %s=", ev->fields[i].name);
+		ascii_field(&a->line, &ev->fields[i], rec, compact);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_fields);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * ktrace_ascii_take_line() - the line formatted so far, for tests
+ * @a: the reader
+ * @buf: where to copy it, NUL-terminated
+ * @size: bytes at @buf
+ *
+ * Empties the line.
+ */
+void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size)
+{
+	strscpy(buf, a->line.buffer, min(size, seq_buf_used(&a->line) + 1));
+	seq_buf_clear(&a->line);
+	memset(a->line.buffer, 0, ASCII_LINE_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_take_line);
+#endif
 
 static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 			 unsigned int ch, unsigned int cpu)
@@ -313,7 +524,6 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 	char comm[TASK_COMM_LEN];
 	u64 ns = ktrace_clock_ns(rec->clock);
 	u32 rem;
-	unsigned int i;
 
 	ev = ktrace_event_lookup(ch, rec->id, rec->major, rec->minor);
 	if (ev && ev->pid_is_current && ev->nr_fields) {
@@ -346,10 +556,7 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 		return;
 	}
 	seq_buf_printf(&a->line, "%s:%s", ev->group, ev->name);
-	for (i = 0; i < ev->nr_fields; i++) {
-		seq_buf_printf(&a->line, " %s=", ev->fields[i].name);
-		ascii_field(&a->line, &ev->fields[i], rec, compact);
-	}
+	ktrace_ascii_fields(a, ev, rec, compact);
 	seq_buf_putc(&a->line, '\n');
 	/* A line too long for the buffer is cut, but still a line. */
 	if (seq_buf_has_overflowed(&a->line))
@@ -405,10 +612,13 @@ struct ktrace_ascii *ktrace_ascii_open(void)
 	a->names = kvcalloc(ASCII_NAMES, sizeof(*a->names), GFP_KERNEL);
 	if (!a->names)
 		goto free_cur;
+	a->keys = kvcalloc(ASCII_KEYS, sizeof(*a->keys), GFP_KERNEL);
+	if (!a->keys)
+		goto free_names;
 	/* Zeroed: no byte of a line comes from memory this reader did not write. */
 	line = kvzalloc(ASCII_LINE_MAX, GFP_KERNEL);
 	if (!line)
-		goto free_names;
+		goto free_keys;
 	seq_buf_init(&a->line, line, ASCII_LINE_MAX);
 	for (i = 0; i < ASCII_CHANNELS * a->nr_cpus; i++) {
 		a->cur[i].copy = kvmalloc(ASCII_SUBBUF_MAX, GFP_KERNEL);
@@ -422,6 +632,8 @@ free_copies:
 	while (i--)
 		kvfree(a->cur[i].copy);
 	kvfree(line);
+free_keys:
+	kvfree(a->keys);
 free_names:
 	kvfree(a->names);
 free_cur:
@@ -442,6 +654,7 @@ void ktrace_ascii_release(struct ktrace_ascii *a)
 	for (i = 0; i < ASCII_CHANNELS * a->nr_cpus; i++)
 		kvfree(a->cur[i].copy);
 	kvfree(a->line.buffer);
+	kvfree(a->keys);
 	kvfree(a->names);
 	kfree(a->cur);
 	kfree(a);

@@ -161,6 +161,13 @@ void ktrace_ascii_release(struct ktrace_ascii *a);
 void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
 struct seq_buf;
 void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct ktrace_event;
+struct ktrace_record;
+void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			 const struct ktrace_record *rec, bool compact);
+void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);
+#endif
 
 /* channel.c */
 struct ktrace_buf_stats;

@@ -28,7 +28,9 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/tracepoint.h>
 #include <linux/vmstat.h>
+#include <trace/events/mmflags.h>
 
 #include "probes.h"
 
@@ -175,54 +177,160 @@ static inline void kt_irqsoff_fill(struct kt_irqsoff *e, unsigned long caller,
 
 /* ---- block ---------------------------------------------------------- */
 
-/* A REQ_OP_* value: a blk_opf_t, of which the op is the low REQ_OP_BITS. */
-#define KT_REQOP(op, nm)	{ (__force u32)(op), nm }
-
-static const struct ktrace_enum_value kt_reqop_values[] __maybe_unused = {
-	KT_REQOP(REQ_OP_READ, "read"), KT_REQOP(REQ_OP_WRITE, "write"),
-	KT_REQOP(REQ_OP_FLUSH, "flush"), KT_REQOP(REQ_OP_DISCARD, "discard"),
-	KT_REQOP(REQ_OP_SECURE_ERASE, "secure_erase"),
-	KT_REQOP(REQ_OP_ZONE_APPEND, "zone_append"),
-	KT_REQOP(REQ_OP_WRITE_ZEROES, "write_zeroes"),
-	KT_REQOP(REQ_OP_DRV_IN, "drv_in"), KT_REQOP(REQ_OP_DRV_OUT, "drv_out"),
+/*
+ * Block requests are described once, by struct ktrace_blk_desc (uapi),
+ * and named afterwards by the key of that description in 8-byte events.
+ * Operations and flags are translated to the uapi's stable values: the
+ * kernel's REQ_* bits move between releases, a trace must not.
+ */
+static const struct ktrace_enum_value kt_blkop_values[] __maybe_unused = {
+	{ KTRACE_BLK_OP_READ, "read" }, { KTRACE_BLK_OP_WRITE, "write" },
+	{ KTRACE_BLK_OP_FLUSH, "flush" }, { KTRACE_BLK_OP_DISCARD, "discard" },
+	{ KTRACE_BLK_OP_SECURE_ERASE, "secure_erase" },
+	{ KTRACE_BLK_OP_WRITE_ZEROES, "write_zeroes" },
+	{ KTRACE_BLK_OP_ZONE_APPEND, "zone_append" },
+	{ KTRACE_BLK_OP_ZONE_MGMT, "zone_mgmt" },
+	{ KTRACE_BLK_OP_DRV_IN, "drv_in" }, { KTRACE_BLK_OP_DRV_OUT, "drv_out" },
+	{ KTRACE_BLK_OP_OTHER, "other" },
 };
 
-/* __packed: 20 bytes on every architecture, not 24 with 4 of padding. */
-struct kt_block {
-	u64 sector;
-	u32 dev;
-	u32 bytes;
-	u16 flags;	/* cmd_flags above the op: REQ_SYNC, REQ_META, ... */
-	u8 op;
-	u8 status;	/* blk_status_t of a completion */
-} __packed;
-
-static_assert(sizeof(struct kt_block) == 20);
-
-static const struct ktrace_field kt_block_fields[] __maybe_unused = {
-	KT_FIELD_OF(struct kt_block, dev, KTRACE_DISPLAY_DEV),
-	KT_FIELD_OF(struct kt_block, sector, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_block, bytes, KTRACE_DISPLAY_DEC),
-	KT_FIELD_ENUM_OF(struct kt_block, op, kt_reqop),
-	KT_FIELD_OF(struct kt_block, flags, KTRACE_DISPLAY_HEX),
-	KT_FIELD_OF(struct kt_block, status, KTRACE_DISPLAY_DEC),
+static const struct ktrace_enum_value kt_blkflag_values[] __maybe_unused = {
+	{ KTRACE_BLK_SYNC, "sync" }, { KTRACE_BLK_META, "meta" },
+	{ KTRACE_BLK_PRIO, "prio" }, { KTRACE_BLK_FUA, "fua" },
+	{ KTRACE_BLK_PREFLUSH, "preflush" }, { KTRACE_BLK_RAHEAD, "rahead" },
+	{ KTRACE_BLK_BACKGROUND, "background" }, { KTRACE_BLK_NOWAIT, "nowait" },
 };
 
-/* @opf: REQ_OP_* | REQ_* of a request or bio. */
-static inline void kt_block_fill(struct kt_block *e, u64 sector, u32 dev,
-				 u32 bytes, blk_opf_t opf, u8 status)
+#define KT_IDENT	KTRACE_FIELD_IDENT
+#define KT_FIELD_F_OF(s, type, disp, fl)				\
+	{ .name = #type, .offset = offsetof(s, type),			\
+	  .size = sizeof_field(s, type), .display = disp, .flags = fl }
+
+static_assert(sizeof(struct ktrace_blk_desc) == 16);
+
+/* The identity first, in the order its key hashes it: kt_blk_key(). */
+static const struct ktrace_field kt_blk_desc_fields[] __maybe_unused = {
+	KT_FIELD_F_OF(struct ktrace_blk_desc, dev, KTRACE_DISPLAY_DEV, KT_IDENT),
+	KT_FIELD_F_OF(struct ktrace_blk_desc, sector, KTRACE_DISPLAY_DEC, KT_IDENT),
+	KT_FIELD_F_OF(struct ktrace_blk_desc, nr_sector, KTRACE_DISPLAY_DEC,
+		      KT_IDENT | KTRACE_FIELD_SATURATES),
+	{ .name = "op", .offset = offsetof(struct ktrace_blk_desc, op), .size = 1,
+	  .display = KTRACE_DISPLAY_ENUM, .flags = KT_IDENT,
+	  .values = kt_blkop_values, .nr_values = ARRAY_SIZE(kt_blkop_values) },
+	{ .name = "flags", .offset = offsetof(struct ktrace_blk_desc, flags), .size = 1,
+	  .display = KTRACE_DISPLAY_FLAGS, .values = kt_blkflag_values,
+	  .nr_values = ARRAY_SIZE(kt_blkflag_values) },
+};
+
+static_assert(sizeof(struct ktrace_blk_status) == 12);
+
+static const struct ktrace_field kt_blk_status_fields[] __maybe_unused = {
+	KT_FIELD_F_OF(struct ktrace_blk_status, rq, KTRACE_DISPLAY_KEY, KTRACE_FIELD_KEY_END),
+	KT_FIELD_OF(struct ktrace_blk_status, bytes, KTRACE_DISPLAY_DEC),
+	KT_FIELD_S_OF(struct ktrace_blk_status, error, KTRACE_DISPLAY_DEC),
+};
+
+/**
+ * kt_blk_op() - the stable operation of a request or bio
+ * @opf: REQ_OP_* | REQ_*
+ *
+ * Return: enum ktrace_blk_op.
+ */
+static inline u8 kt_blk_op(blk_opf_t opf)
 {
-	*e = (struct kt_block) {
+	switch (opf & REQ_OP_MASK) {
+	case REQ_OP_READ:
+		return KTRACE_BLK_OP_READ;
+	case REQ_OP_WRITE:
+		return KTRACE_BLK_OP_WRITE;
+	case REQ_OP_FLUSH:
+		return KTRACE_BLK_OP_FLUSH;
+	case REQ_OP_DISCARD:
+		return KTRACE_BLK_OP_DISCARD;
+	case REQ_OP_SECURE_ERASE:
+		return KTRACE_BLK_OP_SECURE_ERASE;
+	case REQ_OP_WRITE_ZEROES:
+		return KTRACE_BLK_OP_WRITE_ZEROES;
+	case REQ_OP_ZONE_APPEND:
+		return KTRACE_BLK_OP_ZONE_APPEND;
+	case REQ_OP_ZONE_OPEN:
+	case REQ_OP_ZONE_CLOSE:
+	case REQ_OP_ZONE_FINISH:
+	case REQ_OP_ZONE_RESET:
+	case REQ_OP_ZONE_RESET_ALL:
+		return KTRACE_BLK_OP_ZONE_MGMT;
+	case REQ_OP_DRV_IN:
+		return KTRACE_BLK_OP_DRV_IN;
+	case REQ_OP_DRV_OUT:
+		return KTRACE_BLK_OP_DRV_OUT;
+	default:
+		return KTRACE_BLK_OP_OTHER;
+	}
+}
+
+/* The stable flags (KTRACE_BLK_*) of REQ_* bits. */
+static inline u8 kt_blk_flags(blk_opf_t opf)
+{
+	return (opf & REQ_SYNC ? KTRACE_BLK_SYNC : 0) |
+	       (opf & REQ_META ? KTRACE_BLK_META : 0) |
+	       (opf & REQ_PRIO ? KTRACE_BLK_PRIO : 0) |
+	       (opf & REQ_FUA ? KTRACE_BLK_FUA : 0) |
+	       (opf & REQ_PREFLUSH ? KTRACE_BLK_PREFLUSH : 0) |
+	       (opf & REQ_RAHEAD ? KTRACE_BLK_RAHEAD : 0) |
+	       (opf & REQ_BACKGROUND ? KTRACE_BLK_BACKGROUND : 0) |
+	       (opf & REQ_NOWAIT ? KTRACE_BLK_NOWAIT : 0);
+}
+
+/* @bytes: saturates at 65535 sectors, as its field says. */
+static inline void kt_blk_desc_fill(struct ktrace_blk_desc *d, dev_t dev,
+				    sector_t sector, unsigned int bytes,
+				    blk_opf_t opf)
+{
+	*d = (struct ktrace_blk_desc) {
 		.sector = sector,
 		.dev = dev,
-		.bytes = bytes,
-		.flags = (__force u32)(opf & ~REQ_OP_MASK) >> REQ_OP_BITS,
-		.op = (__force u32)(opf & REQ_OP_MASK),
-		.status = status,
+		.nr_sector = min_t(unsigned int, bytes >> SECTOR_SHIFT, U16_MAX),
+		.op = kt_blk_op(opf),
+		.flags = kt_blk_flags(opf),
 	};
 }
 
+/**
+ * kt_blk_key() - the key of a description
+ * @d: the description
+ *
+ * What a decoder computes from the KTRACE_FIELD_IDENT fields of
+ * kt_blk_desc_fields, in their order.
+ *
+ * Return: the 32-bit key.
+ */
+static inline u32 kt_blk_key(const struct ktrace_blk_desc *d)
+{
+	u64 h = KTRACE_KEY_SEED;
+
+	h = ktrace_key_add(h, d->dev);
+	h = ktrace_key_add(h, d->sector);
+	h = ktrace_key_add(h, d->nr_sector);
+	h = ktrace_key_add(h, d->op);
+	return ktrace_key_final(h);
+}
+
+static inline void kt_blk_status_fill(struct ktrace_blk_status *e, u32 rq,
+				      unsigned int bytes, int error)
+{
+	*e = (struct ktrace_blk_status) { .rq = rq, .bytes = bytes, .error = error };
+}
+
 /* ---- vm ------------------------------------------------------------- */
+
+/*
+ * GFP bits move between releases: the metadata carries the names the
+ * traced kernel gives them, its show_gfp_flags() table, composite masks
+ * (GFP_KERNEL) first.
+ */
+static const struct ktrace_enum_value kt_gfp_values[] __maybe_unused = {
+	__def_gfpflag_names __def_gfpflag_names_kasan
+};
 
 static const struct ktrace_enum_value kt_lru_values[] __maybe_unused = {
 	{ 0, "anon" }, { 1, "file" },
@@ -425,24 +533,35 @@ struct kt_sd_map {
 	u64 start;
 	u64 end;
 	u64 pgoff;
+	u64 flags;	/* vm_flags, named by the kernel's table */
 	u32 pid;
-	u32 flags;	/* the low 32 bits of vm_flags: VM_READ, ... */
+	u32 pad;
 };
 
-static_assert(sizeof(struct kt_sd_map) == 32);
+static_assert(sizeof(struct kt_sd_map) == 40);
+
+/*
+ * vm_flags bits move between releases: the metadata carries the names
+ * the traced kernel gives them (its show_vma_flags() table).
+ */
+static const struct ktrace_enum_value kt_vmflag_values[] __maybe_unused = {
+	__def_vmaflag_names
+};
 
 static const struct ktrace_field kt_sd_map_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_sd_map, pid, KTRACE_DISPLAY_DEC),
 	KT_FIELD_OF(struct kt_sd_map, start, KTRACE_DISPLAY_HEX),
 	KT_FIELD_OF(struct kt_sd_map, end, KTRACE_DISPLAY_HEX),
-	KT_FIELD_OF(struct kt_sd_map, flags, KTRACE_DISPLAY_HEX),
+	{ .name = "flags", .offset = offsetof(struct kt_sd_map, flags),
+	  .size = sizeof_field(struct kt_sd_map, flags), .display = KTRACE_DISPLAY_FLAGS,
+	  .values = kt_vmflag_values, .nr_values = ARRAY_SIZE(kt_vmflag_values) },
 	KT_FIELD_OF(struct kt_sd_map, pgoff, KTRACE_DISPLAY_HEX),
 	KT_FIELD_TAIL(struct kt_sd_map, "path"),
 };
 
 /* @pgoff: in bytes. */
 static inline void kt_sd_map_fill(struct kt_sd_map *e, u32 pid, u64 start,
-				  u64 end, u64 pgoff, u32 flags)
+				  u64 end, u64 pgoff, u64 flags)
 {
 	*e = (struct kt_sd_map) {
 		.start = start,

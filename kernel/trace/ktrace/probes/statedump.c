@@ -258,7 +258,7 @@ static void kt_dump_maps(struct kt_sd *sd, struct task_struct *p)
 		for_each_vma(vmi, vma) {
 			kt_sd_map_fill(&e, p->tgid, vma->vm_start, vma->vm_end,
 				       (u64)vma->vm_pgoff << PAGE_SHIFT,
-				       (u32)vma->vm_flags);
+				       vma->vm_flags);
 			if (vma->vm_file)
 				kt_write_path(sd, &kt_sd_ev_map, &e, sizeof(e),
 					      file_user_path(vma->vm_file));

@@ -94,10 +94,17 @@ static const struct ktrace_field kt_switch_fields[] = {
 	KT_FIELD_ENUM("prev_state", KTRACE_PID_BITS, 4, kt_state),
 };
 
+/* CPUs from 1023 on show as 1023, flagged saturated. */
 static const struct ktrace_field kt_pid_cpu_fields[] = {
 	KT_FIELD("pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
-	KT_FIELD("cpu", KTRACE_PID_BITS, KT_HI_BITS, KTRACE_DISPLAY_DEC),
+	{ .name = "cpu", .offset = KTRACE_PID_BITS, .size = KT_HI_BITS,
+	  .display = KTRACE_DISPLAY_DEC, .flags = KTRACE_FIELD_SATURATES },
 };
+
+static __always_inline u32 kt_pack_pid_cpu(pid_t pid, unsigned int cpu)
+{
+	return KT_PACK(pid, min_t(unsigned int, cpu, BIT(KT_HI_BITS) - 1));
+}
 
 static const struct ktrace_field kt_pid_fields[] = {
 	KT_FIELD("pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
@@ -153,17 +160,17 @@ static void kt_probe_sched_switch(void *data, bool preempt, struct task_struct *
 
 static void kt_probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	ktrace_event_write_compact(&kt_ev_wakeup, KT_PACK(p->pid, task_cpu(p)));
+	ktrace_event_write_compact(&kt_ev_wakeup, kt_pack_pid_cpu(p->pid, task_cpu(p)));
 }
 
 static void kt_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
-	ktrace_event_write_compact(&kt_ev_wakeup_new, KT_PACK(p->pid, task_cpu(p)));
+	ktrace_event_write_compact(&kt_ev_wakeup_new, kt_pack_pid_cpu(p->pid, task_cpu(p)));
 }
 
 static void kt_probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu)
 {
-	ktrace_event_write_compact(&kt_ev_migrate, KT_PACK(p->pid, dest_cpu));
+	ktrace_event_write_compact(&kt_ev_migrate, kt_pack_pid_cpu(p->pid, dest_cpu));
 }
 
 static void kt_probe_sched_process_exit(void *data, struct task_struct *p)
@@ -445,11 +452,13 @@ static void kt_probe_irq_enable(void *data, unsigned long ip,
 /* ---- syscalls ------------------------------------------------------- */
 
 /*
- * 10 bits of syscall number, then 22 bits of the first argument (entry)
- * or of the return value, sign-extended (exit): every errno and any
- * count below 2 MiB is exact.
+ * 10 bits of syscall number, then 22 bits: the low 22 bits of the first
+ * argument (entry), or the return value (exit), which saturates: every
+ * errno and any count below 2 MiB is exact, a larger one shows as
+ * ">=2097151" and a pointer returned by mmap() as one of the two bounds.
  */
 #define KT_NR_BITS	10
+#define KT_RET_MAX	((1L << (31 - KT_NR_BITS)) - 1)
 
 static const struct ktrace_field kt_sys_enter_fields[] = {
 	KT_FIELD("nr", 0, KT_NR_BITS, KTRACE_DISPLAY_DEC),
@@ -458,7 +467,9 @@ static const struct ktrace_field kt_sys_enter_fields[] = {
 
 static const struct ktrace_field kt_sys_exit_fields[] = {
 	KT_FIELD("nr", 0, KT_NR_BITS, KTRACE_DISPLAY_DEC),
-	KT_FIELD_S("ret", KT_NR_BITS, 32 - KT_NR_BITS, KTRACE_DISPLAY_DEC),
+	{ .name = "ret", .offset = KT_NR_BITS, .size = 32 - KT_NR_BITS,
+	  .display = KTRACE_DISPLAY_DEC,
+	  .flags = KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES },
 };
 
 #ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
@@ -486,6 +497,7 @@ static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	u32 nr = syscall_get_nr(current, regs);
 
+	ret = clamp(ret, -KT_RET_MAX - 1, KT_RET_MAX);
 	ktrace_event_write_compact(&kt_ev_sys_exit, (nr & (BIT(KT_NR_BITS) - 1)) |
 				   ((u32)ret << KT_NR_BITS));
 }
@@ -495,72 +507,152 @@ static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 #ifdef CONFIG_BLOCK
 /*
- * One expanded event per request step, 28 bytes: a sector does not fit in
- * two compact payloads beside a device and a size.
+ * Block events, 8 bytes per request step.  A bio is described when it is
+ * queued (block:bio_queue, 24 bytes: struct ktrace_blk_desc), or when it
+ * is split (block:bio_split describes the front part); the request events
+ * (insert, issue, requeue, complete) are compact and carry only the key
+ * of the description (kt_blk_key(): dev, sector, sectors, operation).  A
+ * request that is not exactly one described bio (merged bios, the rest
+ * of a split bio, a passthrough or flush request, a request after a
+ * partial completion, or any request while bio_queue or bio_split is off)
+ * is described by block:rq_describe just before its event.
+ *
+ * What a decoder gets from this is honest even when the description was
+ * lost (overwritten, or written before the trace started): the key then
+ * matches no description and the request shows as unknown, never as
+ * another one, because the key hashes the whole identity.
+ *
+ * A completion that is partial or failed is block:rq_status (12 bytes:
+ * the key, the bytes done, the errno) instead of block:rq_complete.
  */
+static const struct ktrace_field kt_rq_fields[] = {
+	KT_FIELD("rq", 0, 32, KTRACE_DISPLAY_KEY),
+};
+
+/* The request ends here: a decoder forgets its description. */
+static const struct ktrace_field kt_rq_end_fields[] = {
+	{ .name = "rq", .offset = 0, .size = 32, .display = KTRACE_DISPLAY_KEY,
+	  .flags = KTRACE_FIELD_KEY_END },
+};
+
 static void kt_probe_block_rq_insert(void *data, struct request *rq);
 static void kt_probe_block_rq_issue(void *data, struct request *rq);
 static void kt_probe_block_rq_requeue(void *data, struct request *rq);
 static void kt_probe_block_rq_complete(void *data, struct request *rq,
 				       blk_status_t error, unsigned int nr_bytes);
 static void kt_probe_block_bio_queue(void *data, struct bio *bio);
+static void kt_probe_block_split(void *data, struct bio *bio, unsigned int new_sector);
 
 KT_TP_ENABLE(block_rq_insert)
 KT_TP_ENABLE(block_rq_issue)
 KT_TP_ENABLE(block_rq_requeue)
 KT_TP_ENABLE(block_rq_complete)
 KT_TP_ENABLE(block_bio_queue)
+KT_TP_ENABLE(block_split)
 
-KT_EVENT(kt_ev_rq_insert, "block", "rq_insert", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_insert);
-KT_EVENT(kt_ev_rq_issue, "block", "rq_issue", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_issue);
-KT_EVENT(kt_ev_rq_requeue, "block", "rq_requeue", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_requeue);
-KT_EVENT(kt_ev_rq_complete, "block", "rq_complete", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_rq_complete);
 KT_EVENT(kt_ev_bio_queue, "block", "bio_queue", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_block, ktrace_enable_block_bio_queue);
+	 KTRACE_EVENT_EXPANDED, kt_blk_desc, ktrace_enable_block_bio_queue);
+KT_EVENT(kt_ev_bio_split, "block", "bio_split", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_blk_desc, ktrace_enable_block_split);
+/* Written by the request events; enabled, they may write it. */
+KT_EVENT(kt_ev_rq_describe, "block", "rq_describe", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_blk_desc, NULL);
+KT_EVENT(kt_ev_rq_insert, "block", "rq_insert", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_rq, ktrace_enable_block_rq_insert);
+KT_EVENT(kt_ev_rq_issue, "block", "rq_issue", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_rq, ktrace_enable_block_rq_issue);
+KT_EVENT(kt_ev_rq_requeue, "block", "rq_requeue", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_rq, ktrace_enable_block_rq_requeue);
+KT_EVENT(kt_ev_rq_complete, "block", "rq_complete", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_COMPACT, kt_rq_end, ktrace_enable_block_rq_complete);
+/* Written by block:rq_complete's probe; enabled, it may write it. */
+KT_EVENT(kt_ev_rq_status, "block", "rq_status", KTRACE_CHANNEL_HIGH,
+	 KTRACE_EVENT_EXPANDED, kt_blk_status, NULL);
 
-static void kt_rq_write(struct ktrace_event *ev, struct request *rq,
-			unsigned int bytes, blk_status_t status)
+/*
+ * Whether the bio queued or split event that made @rq described it
+ * exactly: the request is that one bio, not advanced since (a partial
+ * completion moves bi_idx or bi_bvec_done), and both bio events are on.
+ * False whenever in doubt: a description too many costs 24 bytes.  A
+ * wrong "true" costs an unknown request, never a wrong one: the key then
+ * matches no description.
+ */
+static bool kt_rq_described(struct request *rq)
 {
-	struct kt_block e;
+	struct bio *bio = rq->bio;
 
-	kt_block_fill(&e, blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq),
-		      rq->q->disk ? disk_devt(rq->q->disk) : 0, bytes,
-		      rq->cmd_flags, (__force u8)status);
-	ktrace_event_write(ev, &e, sizeof(e));
+	return bio && bio == rq->biotail && !blk_rq_is_passthrough(rq) &&
+	       req_op(rq) != REQ_OP_ZONE_APPEND && bio_op(bio) == req_op(rq) &&
+	       !bio_flagged(bio, BIO_CHAIN) &&
+	       !bio->bi_iter.bi_idx && !bio->bi_iter.bi_bvec_done &&
+	       bio->bi_iter.bi_sector == blk_rq_pos(rq) &&
+	       bio->bi_iter.bi_size == blk_rq_bytes(rq) &&
+	       READ_ONCE(kt_ev_bio_queue.enabled) && READ_ONCE(kt_ev_bio_split.enabled);
+}
+
+/* The key of @rq, described first unless a bio event did it. */
+static u32 kt_rq_key(struct request *rq)
+{
+	struct ktrace_blk_desc d;
+
+	kt_blk_desc_fill(&d, rq->q->disk ? disk_devt(rq->q->disk) : 0,
+			 blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq),
+			 blk_rq_bytes(rq), rq->cmd_flags);
+	if (!kt_rq_described(rq) && READ_ONCE(kt_ev_rq_describe.enabled))
+		ktrace_event_write(&kt_ev_rq_describe, &d, sizeof(d));
+	return kt_blk_key(&d);
 }
 
 static void kt_probe_block_rq_insert(void *data, struct request *rq)
 {
-	kt_rq_write(&kt_ev_rq_insert, rq, blk_rq_bytes(rq), BLK_STS_OK);
+	ktrace_event_write_compact(&kt_ev_rq_insert, kt_rq_key(rq));
 }
 
 static void kt_probe_block_rq_issue(void *data, struct request *rq)
 {
-	kt_rq_write(&kt_ev_rq_issue, rq, blk_rq_bytes(rq), BLK_STS_OK);
+	ktrace_event_write_compact(&kt_ev_rq_issue, kt_rq_key(rq));
 }
 
 static void kt_probe_block_rq_requeue(void *data, struct request *rq)
 {
-	kt_rq_write(&kt_ev_rq_requeue, rq, blk_rq_bytes(rq), BLK_STS_OK);
+	ktrace_event_write_compact(&kt_ev_rq_requeue, kt_rq_key(rq));
 }
 
 static void kt_probe_block_rq_complete(void *data, struct request *rq,
 				       blk_status_t error, unsigned int nr_bytes)
 {
-	kt_rq_write(&kt_ev_rq_complete, rq, nr_bytes, error);
+	u32 key = kt_rq_key(rq);
+	struct ktrace_blk_status e;
+
+	if (likely(!error && nr_bytes == blk_rq_bytes(rq))) {
+		ktrace_event_write_compact(&kt_ev_rq_complete, key);
+		return;
+	}
+	if (!READ_ONCE(kt_ev_rq_status.enabled))
+		return;
+	kt_blk_status_fill(&e, key, nr_bytes, blk_status_to_errno(error));
+	ktrace_event_write(&kt_ev_rq_status, &e, sizeof(e));
+}
+
+/* A bio as the request made of it will be: on the whole disk. */
+static void kt_bio_write(struct ktrace_event *ev, struct bio *bio)
+{
+	struct ktrace_blk_desc d;
+
+	kt_blk_desc_fill(&d, bio->bi_bdev ? disk_devt(bio->bi_bdev->bd_disk) : 0,
+			 bio->bi_iter.bi_sector, bio->bi_iter.bi_size, bio->bi_opf);
+	ktrace_event_write(ev, &d, sizeof(d));
 }
 
 static void kt_probe_block_bio_queue(void *data, struct bio *bio)
 {
-	struct kt_block e;
+	kt_bio_write(&kt_ev_bio_queue, bio);
+}
 
-	kt_block_fill(&e, bio->bi_iter.bi_sector, bio_dev(bio),
-		      bio->bi_iter.bi_size, bio->bi_opf, 0);
-	ktrace_event_write(&kt_ev_bio_queue, &e, sizeof(e));
+/* @bio: the front part, split off; the rest goes on as the parent. */
+static void kt_probe_block_split(void *data, struct bio *bio, unsigned int new_sector)
+{
+	kt_bio_write(&kt_ev_bio_split, bio);
 }
 #endif /* CONFIG_BLOCK */
 
@@ -571,7 +663,9 @@ static void kt_probe_block_bio_queue(void *data, struct bio *bio)
 
 static const struct ktrace_field kt_reclaim_begin_fields[] = {
 	KT_FIELD("order", 0, KT_ORDER_BITS, KTRACE_DISPLAY_DEC),
-	KT_FIELD("gfp_flags", KT_ORDER_BITS, 32 - KT_ORDER_BITS, KTRACE_DISPLAY_HEX),
+	{ .name = "gfp_flags", .offset = KT_ORDER_BITS, .size = 32 - KT_ORDER_BITS,
+	  .display = KTRACE_DISPLAY_FLAGS, .values = kt_gfp_values,
+	  .nr_values = ARRAY_SIZE(kt_gfp_values) },
 };
 
 static const struct ktrace_field kt_reclaim_end_fields[] = {
@@ -688,12 +782,17 @@ static void kt_probe_mark_victim(void *data, struct task_struct *task, uid_t uid
 /* ---- net ------------------------------------------------------------ */
 
 #ifdef CONFIG_NET
-/* 12 bits of interface index, 20 bits of length (1 MiB, beyond GSO). */
+/*
+ * 12 bits of interface index, 20 bits of length (1 MiB, beyond GSO); both
+ * saturate: an index from 4095 on shows as ">=4095".
+ */
 #define KT_IFINDEX_BITS	12
 
 static const struct ktrace_field kt_net_fields[] = {
-	KT_FIELD("ifindex", 0, KT_IFINDEX_BITS, KTRACE_DISPLAY_DEC),
-	KT_FIELD("len", KT_IFINDEX_BITS, 32 - KT_IFINDEX_BITS, KTRACE_DISPLAY_DEC),
+	{ .name = "ifindex", .offset = 0, .size = KT_IFINDEX_BITS,
+	  .display = KTRACE_DISPLAY_DEC, .flags = KTRACE_FIELD_SATURATES },
+	{ .name = "len", .offset = KT_IFINDEX_BITS, .size = 32 - KT_IFINDEX_BITS,
+	  .display = KTRACE_DISPLAY_DEC, .flags = KTRACE_FIELD_SATURATES },
 };
 
 static void kt_probe_net_dev_xmit(void *data, struct sk_buff *skb, int rc,
@@ -710,7 +809,7 @@ KT_EVENT(kt_ev_receive, "net", "receive", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMP
 
 static inline u32 kt_net_pack(int ifindex, unsigned int len)
 {
-	return ((u32)ifindex & (BIT(KT_IFINDEX_BITS) - 1)) |
+	return min_t(u32, ifindex, BIT(KT_IFINDEX_BITS) - 1) |
 	       (min(len, (unsigned int)BIT(32 - KT_IFINDEX_BITS) - 1) << KT_IFINDEX_BITS);
 }
 
@@ -743,8 +842,9 @@ static struct ktrace_event *const ktrace_probe_events[] __initconst = {
 	&kt_ev_sys_enter, &kt_ev_sys_exit,
 #endif
 #ifdef CONFIG_BLOCK
+	&kt_ev_bio_queue, &kt_ev_bio_split, &kt_ev_rq_describe,
 	&kt_ev_rq_insert, &kt_ev_rq_issue, &kt_ev_rq_requeue, &kt_ev_rq_complete,
-	&kt_ev_bio_queue,
+	&kt_ev_rq_status,
 #endif
 	&kt_ev_reclaim_begin, &kt_ev_reclaim_end, &kt_ev_kswapd_wake,
 	&kt_ev_kswapd_sleep, &kt_ev_shrink, &kt_ev_oom,

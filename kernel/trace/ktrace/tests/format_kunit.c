@@ -9,6 +9,7 @@
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 
+#include "event.h"
 #include "format.h"
 #include "ktrace_internal.h"
 
@@ -280,6 +281,159 @@ static void format_ascii_cut_test(struct kunit *test)
 	}
 }
 
+/* ---- the ascii pipe's fields: flag tables, saturation, keys ---------- */
+
+static const struct ktrace_enum_value kt_test_flag_values[] = {
+	{ 3, "ab" }, { 1, "a" }, { 4, "c" },
+};
+
+static const struct ktrace_enum_value kt_test_op_values[] = {
+	{ 1, "write" },
+};
+
+/* A description: struct ktrace_blk_desc, its identity as block's. */
+static const struct ktrace_field kt_test_desc_fields[] = {
+	{ .name = "dev", .offset = 8, .size = 4, .display = KTRACE_DISPLAY_DEV,
+	  .flags = KTRACE_FIELD_IDENT },
+	{ .name = "sector", .offset = 0, .size = 8, .display = KTRACE_DISPLAY_DEC,
+	  .flags = KTRACE_FIELD_IDENT },
+	{ .name = "nr_sector", .offset = 12, .size = 2, .display = KTRACE_DISPLAY_DEC,
+	  .flags = KTRACE_FIELD_IDENT | KTRACE_FIELD_SATURATES },
+	{ .name = "op", .offset = 14, .size = 1, .display = KTRACE_DISPLAY_ENUM,
+	  .flags = KTRACE_FIELD_IDENT, .values = kt_test_op_values,
+	  .nr_values = ARRAY_SIZE(kt_test_op_values) },
+	{ .name = "flags", .offset = 15, .size = 1, .display = KTRACE_DISPLAY_FLAGS,
+	  .values = kt_test_flag_values, .nr_values = ARRAY_SIZE(kt_test_flag_values) },
+};
+
+static const struct ktrace_field kt_test_key_fields[] = {
+	{ .name = "rq", .offset = 0, .size = 32, .display = KTRACE_DISPLAY_KEY },
+};
+
+static const struct ktrace_field kt_test_end_fields[] = {
+	{ .name = "rq", .offset = 0, .size = 32, .display = KTRACE_DISPLAY_KEY,
+	  .flags = KTRACE_FIELD_KEY_END },
+};
+
+static const struct ktrace_field kt_test_sat_fields[] = {
+	{ .name = "cpu", .offset = 0, .size = 10, .display = KTRACE_DISPLAY_DEC,
+	  .flags = KTRACE_FIELD_SATURATES },
+	{ .name = "ret", .offset = 10, .size = 22, .display = KTRACE_DISPLAY_DEC,
+	  .flags = KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES },
+};
+
+#define KT_TEST_EV(nm, grp, flds) {					\
+	.group = grp, .name = nm, .fields = flds,			\
+	.nr_fields = ARRAY_SIZE(flds) }
+
+static const struct ktrace_event kt_test_desc =
+	KT_TEST_EV("desc", "blk", kt_test_desc_fields);
+static const struct ktrace_event kt_test_use = KT_TEST_EV("use", "blk", kt_test_key_fields);
+static const struct ktrace_event kt_test_end = KT_TEST_EV("end", "blk", kt_test_end_fields);
+static const struct ktrace_event kt_test_other =
+	KT_TEST_EV("other", "net", kt_test_key_fields);
+static const struct ktrace_event kt_test_sat = KT_TEST_EV("sat", "sched", kt_test_sat_fields);
+
+static u32 kt_test_key(const struct ktrace_blk_desc *d)
+{
+	u64 h = KTRACE_KEY_SEED;
+
+	h = ktrace_key_add(h, d->dev);
+	h = ktrace_key_add(h, d->sector);
+	h = ktrace_key_add(h, d->nr_sector);
+	h = ktrace_key_add(h, d->op);
+	return ktrace_key_final(h);
+}
+
+/* The fields of one event, as the ascii pipe prints them after its name. */
+static const char *kt_test_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
+				  const void *data, u16 len, u32 payload, char *buf)
+{
+	struct ktrace_record rec = {
+		.id = data ? KTRACE_ID_EXPANDED : 0, .payload = payload,
+		.data = data, .length = len,
+	};
+
+	ktrace_ascii_fields(a, ev, &rec, !data);
+	ktrace_ascii_take_line(a, buf, 256);
+	return buf;
+}
+
+#define DESC(a, d, buf)	kt_test_fields(a, &kt_test_desc, d, sizeof(*(d)), 0, buf)
+#define USE(a, ev, key, buf) kt_test_fields(a, ev, NULL, 0, key, buf)
+
+/*
+ * A key names the newest description of its identity, only in its group,
+ * and only until the event that ends it; a key seen with two identities
+ * names neither; flags print by their table, saturated values with their
+ * bound.
+ */
+static void format_ascii_keys_test(struct kunit *test)
+{
+	/* Two identities whose keys collide, found by a search over sectors. */
+	struct ktrace_blk_desc d = {
+		.sector = 800, .dev = MKDEV(8, 0), .nr_sector = 8, .op = 1, .flags = 7,
+	}, c1 = {
+		.sector = 1018177, .dev = MKDEV(8, 0), .nr_sector = 8, .op = 1,
+	}, c2 = c1;
+	struct ktrace_ascii *a = ktrace_ascii_open();
+	char *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char want[64];
+	u32 key = kt_test_key(&d);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	c2.sector = 1018429;
+	KUNIT_ASSERT_EQ(test, kt_test_key(&c1), kt_test_key(&c2));
+
+	/* Before its description: unknown. */
+	snprintf(want, sizeof(want), " rq=unknown:0x%08x", key);
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf), want);
+	KUNIT_EXPECT_STREQ(test, DESC(a, &d, buf),
+			   " dev=8:0 sector=800 nr_sector=8 op=write flags=ab|c");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf),
+			   " dev=8:0 sector=800 nr_sector=8 op=write flags=ab|c");
+	/* Another group's key is another namespace. */
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_other, key, buf), want);
+	/* The end is still named, then the description is forgotten. */
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_end, key, buf),
+			   " dev=8:0 sector=800 nr_sector=8 op=write flags=ab|c");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf), want);
+
+	/* Described again, with flags no entry fully names, and saturated. */
+	d.flags = 0x1d;
+	d.nr_sector = U16_MAX;
+	key = kt_test_key(&d);
+	KUNIT_EXPECT_STREQ(test, DESC(a, &d, buf),
+			   " dev=8:0 sector=800 nr_sector=>=65535 op=write flags=a|c|0x18");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf),
+			   " dev=8:0 sector=800 nr_sector=>=65535 op=write flags=a|c|0x18");
+	d.flags = 0;
+	KUNIT_EXPECT_STREQ(test, DESC(a, &d, buf),
+			   " dev=8:0 sector=800 nr_sector=>=65535 op=write flags=0");
+
+	/* The same identity twice stays known; a second identity: unknown. */
+	key = kt_test_key(&c1);
+	snprintf(want, sizeof(want), " rq=unknown:0x%08x", key);
+	DESC(a, &c1, buf);
+	DESC(a, &c1, buf);
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf),
+			   " dev=8:0 sector=1018177 nr_sector=8 op=write flags=0");
+	DESC(a, &c2, buf);
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf), want);
+	DESC(a, &c1, buf);
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf), want);
+
+	/* Saturated compact fields: the bounds, and the values inside. */
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_sat, 1023 | (0x200000U << 10), buf),
+			   " cpu=>=1023 ret=<=-2097152");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_sat, 1022 | (0x1fffffU << 10), buf),
+			   " cpu=1022 ret=>=2097151");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_sat, 7 | ((u32)-2 << 10), buf),
+			   " cpu=7 ret=-2");
+	ktrace_ascii_release(a);
+}
+
 static struct kunit_case ktrace_format_cases[] = {
 	KUNIT_CASE(format_header_test),
 	KUNIT_CASE(format_compact_test),
@@ -290,6 +444,7 @@ static struct kunit_case ktrace_format_cases[] = {
 	KUNIT_CASE(format_unroll_test),
 	KUNIT_CASE(format_unroll_tolerance_test),
 	KUNIT_CASE(format_ascii_cut_test),
+	KUNIT_CASE(format_ascii_keys_test),
 	{}
 };
 

@@ -177,10 +177,42 @@ blk_work() {
 	dd if=/dev/zero of=/dev/nullb0 bs=4096 count=1 seek=100 oflag=direct 2>/dev/null
 }
 traced block blk_work
+# The bio is described once (24 bytes); the request events are 8 bytes,
+# and print the description their key names.
+WANT="dev=$DEV sector=800 nr_sector=8 op=write flags=sync"
 for ev in bio_queue rq_insert rq_issue rq_complete; do
-	has "block:$ev of the write" \
-		" block:$ev dev=$DEV sector=800 bytes=4096 op=write flags=0x[0-9a-f]+ status=0$"
+	has "block:$ev of the write" " block:$ev $WANT$"
 done
+check "block:rq_issue is an 8-byte event carrying a key" \
+	"$(sed -n 's/^kind: //p; s/^field: //p' "$KT/events/block/rq_issue/format" | tr '\n' '|')" \
+	"compact|rq offset=0 size=32 display=key|"
+check "block:rq_complete ends the request" \
+	"$(sed -n 's/^field: //p' "$KT/events/block/rq_complete/format")" \
+	"rq offset=0 size=32 display=key key_end"
+check "a request that is its bio needs no block:rq_describe" \
+	"$(grep -c ' block:rq_describe ' "$TMP/out")" 0
+# Without bio_queue, the request is described before each of its events.
+blk_nobio() {
+	echo 0 >"$KT/events/block/bio_queue/enable"
+	blk_work
+}
+traced block blk_nobio
+check "without bio_queue: no bio_queue" "$(grep -c ' block:bio_queue ' "$TMP/out")" 0
+has "without bio_queue: block:rq_describe describes the request" " block:rq_describe $WANT$"
+for ev in rq_insert rq_issue rq_complete; do
+	has "without bio_queue: block:$ev of the write" " block:$ev $WANT$"
+done
+# Without rq_describe either, nothing describes it: unknown, never wrong.
+blk_nodesc() {
+	echo 0 >"$KT/events/block/bio_queue/enable"
+	echo 0 >"$KT/events/block/rq_describe/enable"
+	blk_work
+}
+traced block blk_nodesc
+has "without descriptions: block:rq_issue is an unknown request" \
+	" block:rq_issue rq=unknown:0x[0-9a-f]{8}$"
+check "without descriptions: no request is named" \
+	"$(grep -c ' block:rq_[a-z]* dev=' "$TMP/out")" 0
 
 # vm: page cache from null_blk, as much as leaves 256 MiB free whatever
 # the guest's memory, then min_free_kbytes just high enough that every
@@ -228,7 +260,7 @@ traced vm vm_work
 has "vm:kswapd_wake" " vm:kswapd_wake nid=0 zid=[0-9] order=[0-9]+$"
 # (Not necessarily the hog's: a fork can be first to reclaim, order 2 or 3.)
 has "vm:direct_reclaim_begin of an allocation, with its gfp flags" \
-	" vm:direct_reclaim_begin order=[0-9] gfp_flags=0x[1-9a-f][0-9a-f]*$"
+	" vm:direct_reclaim_begin order=[0-9] gfp_flags=(GFP|__GFP)[A-Z0-9_|]*[A-Z0-9]$"
 check "vm:direct_reclaim_end reclaimed pages" \
 	"$(awk '$4 == "vm:direct_reclaim_end" { split($5, a, "="); if (a[2] > 0) n++ }
 		END { print (n > 0) }' "$TMP/out")" 1

@@ -144,8 +144,20 @@ static void fill_irqsoff(void *p)
 
 static void fill_block(void *p)
 {
-	kt_block_fill(p, V64, V32, 0x00c0ffee,
-		      REQ_OP_WRITE | REQ_SYNC | REQ_META, 10);
+	/* 0x1234 sectors: under the 65535 at which the count saturates. */
+	kt_blk_desc_fill(p, V32, V64, 0x1234 << SECTOR_SHIFT,
+			 REQ_OP_WRITE | REQ_SYNC | REQ_META | REQ_FUA);
+}
+
+static void fill_block_big(void *p)
+{
+	/* 1 GiB of discard: the sector count saturates. */
+	kt_blk_desc_fill(p, V32, V64, 1U << 30, REQ_OP_DISCARD | REQ_RAHEAD);
+}
+
+static void fill_block_status(void *p)
+{
+	kt_blk_status_fill(p, V32, 0x01020304, -EIO);
 }
 
 static void fill_shrink(void *p)
@@ -189,7 +201,8 @@ static void fill_sd_fd(void *p)
 
 static void fill_sd_map(void *p)
 {
-	kt_sd_map_fill(p, 0x71727374, V64, V64 + 0x1000, 0x1122334455667788ULL, V32);
+	kt_sd_map_fill(p, 0x71727374, V64, V64 + 0x1000, 0x1122334455667788ULL,
+		       0x8877665544332211ULL);
 }
 
 static void fill_sd_irq(void *p)
@@ -247,11 +260,16 @@ static const struct layout_case layout_cases[] = {
 	     NUM("kind", 0)),
 	CASE("irq:irqsoff", kt_irqsoff, struct kt_irqsoff, fill_irqsoff, NULL,
 	     NUM("caller", (unsigned long)V64), NUM("duration_ns", U32_MAX)),
-	CASE("block:rq_issue", kt_block, struct kt_block, fill_block, NULL,
-	     NUM("dev", V32), NUM("sector", V64), NUM("bytes", 0x00c0ffee),
-	     NUM("op", (__force u32)REQ_OP_WRITE),
-	     NUM("flags", (__force u32)(REQ_SYNC | REQ_META) >> REQ_OP_BITS),
-	     NUM("status", 10)),
+	CASE("block:bio_queue", kt_blk_desc, struct ktrace_blk_desc, fill_block, NULL,
+	     NUM("dev", V32), NUM("sector", V64), NUM("nr_sector", 0x1234),
+	     NUM("op", KTRACE_BLK_OP_WRITE),
+	     NUM("flags", KTRACE_BLK_SYNC | KTRACE_BLK_META | KTRACE_BLK_FUA)),
+	CASE("block:rq_describe", kt_blk_desc, struct ktrace_blk_desc, fill_block_big,
+	     NULL, NUM("dev", V32), NUM("sector", V64), NUM("nr_sector", U16_MAX),
+	     NUM("op", KTRACE_BLK_OP_DISCARD), NUM("flags", KTRACE_BLK_RAHEAD)),
+	CASE("block:rq_status", kt_blk_status, struct ktrace_blk_status,
+	     fill_block_status, NULL, NUM("rq", V32), NUM("bytes", 0x01020304),
+	     NUM("error", -EIO)),
 	CASE("vm:shrink_inactive", kt_shrink, struct kt_shrink, fill_shrink, NULL,
 	     NUM("nid", 0x0102), NUM("priority", 12), NUM("lru", 1),
 	     NUM("scanned", U16_MAX), NUM("reclaimed", 0x0a0b),
@@ -283,7 +301,7 @@ static const struct layout_case layout_cases[] = {
 	CASE("statedump:map", kt_sd_map, struct kt_sd_map, fill_sd_map,
 	     "/usr/lib/libc.so.6",
 	     NUM("pid", 0x71727374), NUM("start", V64), NUM("end", V64 + 0x1000),
-	     NUM("flags", V32), NUM("pgoff", 0x1122334455667788ULL),
+	     NUM("flags", 0x8877665544332211ULL), NUM("pgoff", 0x1122334455667788ULL),
 	     STR("path", "/usr/lib/libc.so.6")),
 	CASE("statedump:irq", kt_sd_irq, struct kt_sd_irq, fill_sd_irq, "ata_piix",
 	     NUM("irq", 0x81828384), NUM("handler", (unsigned long)V64),
@@ -513,10 +531,132 @@ static void metadata_failed_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, cap->w.failed, 0);
 }
 
+/* Each REQ_OP_* and REQ_* bit against the stable value it becomes. */
+static void block_translate_test(struct kunit *test)
+{
+	static const struct { blk_opf_t opf; u8 op; } ops[] = {
+		{ REQ_OP_READ, KTRACE_BLK_OP_READ },
+		{ REQ_OP_WRITE, KTRACE_BLK_OP_WRITE },
+		{ REQ_OP_FLUSH, KTRACE_BLK_OP_FLUSH },
+		{ REQ_OP_DISCARD, KTRACE_BLK_OP_DISCARD },
+		{ REQ_OP_SECURE_ERASE, KTRACE_BLK_OP_SECURE_ERASE },
+		{ REQ_OP_WRITE_ZEROES, KTRACE_BLK_OP_WRITE_ZEROES },
+		{ REQ_OP_ZONE_APPEND, KTRACE_BLK_OP_ZONE_APPEND },
+		{ REQ_OP_ZONE_OPEN, KTRACE_BLK_OP_ZONE_MGMT },
+		{ REQ_OP_ZONE_CLOSE, KTRACE_BLK_OP_ZONE_MGMT },
+		{ REQ_OP_ZONE_FINISH, KTRACE_BLK_OP_ZONE_MGMT },
+		{ REQ_OP_ZONE_RESET, KTRACE_BLK_OP_ZONE_MGMT },
+		{ REQ_OP_ZONE_RESET_ALL, KTRACE_BLK_OP_ZONE_MGMT },
+		{ REQ_OP_DRV_IN, KTRACE_BLK_OP_DRV_IN },
+		{ REQ_OP_DRV_OUT, KTRACE_BLK_OP_DRV_OUT },
+		{ (__force blk_opf_t)REQ_OP_LAST, KTRACE_BLK_OP_OTHER },
+	};
+	static const struct { blk_opf_t flag; u8 bit; } flags[] = {
+		{ REQ_SYNC, KTRACE_BLK_SYNC }, { REQ_META, KTRACE_BLK_META },
+		{ REQ_PRIO, KTRACE_BLK_PRIO }, { REQ_FUA, KTRACE_BLK_FUA },
+		{ REQ_PREFLUSH, KTRACE_BLK_PREFLUSH }, { REQ_RAHEAD, KTRACE_BLK_RAHEAD },
+		{ REQ_BACKGROUND, KTRACE_BLK_BACKGROUND }, { REQ_NOWAIT, KTRACE_BLK_NOWAIT },
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, kt_blk_op(ops[i].opf | REQ_SYNC | REQ_FUA), ops[i].op,
+				    "REQ_OP %u", (__force u32)ops[i].opf);
+		KUNIT_EXPECT_EQ(test, kt_blk_flags(ops[i].opf), 0);
+		/* The stable op has a name in the metadata. */
+		for (j = 0; j < ARRAY_SIZE(kt_blkop_values); j++)
+			if (kt_blkop_values[j].value == ops[i].op)
+				break;
+		KUNIT_EXPECT_LT_MSG(test, j, ARRAY_SIZE(kt_blkop_values), "op %u", ops[i].op);
+	}
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		KUNIT_EXPECT_EQ(test, kt_blk_flags(REQ_OP_WRITE | flags[i].flag), flags[i].bit);
+		KUNIT_EXPECT_EQ(test, kt_blkflag_values[i].value, flags[i].bit);
+	}
+	/* Bits with no stable meaning are not passed on. */
+	KUNIT_EXPECT_EQ(test, kt_blk_flags(REQ_OP_WRITE | REQ_NOMERGE | REQ_IDLE), 0);
+}
+
+/*
+ * The key a probe writes is the one a decoder computes from the metadata:
+ * the KTRACE_FIELD_IDENT fields of the description, in order; and it
+ * changes with each of them.
+ */
+static void block_key_test(struct kunit *test)
+{
+	struct ktrace_blk_desc d, e;
+	u64 h = KTRACE_KEY_SEED;
+	unsigned int i, n = 0;
+
+	kt_blk_desc_fill(&d, MKDEV(8, 16), 123456789, 4096, REQ_OP_WRITE | REQ_SYNC);
+	for (i = 0; i < ARRAY_SIZE(kt_blk_desc_fields); i++) {
+		const struct ktrace_field *f = &kt_blk_desc_fields[i];
+
+		if (!(f->flags & KTRACE_FIELD_IDENT))
+			continue;
+		h = ktrace_key_add(h, get_num((u8 *)&d + f->offset, f->size, false));
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 4);
+	KUNIT_EXPECT_EQ(test, ktrace_key_final(h), kt_blk_key(&d));
+
+	/* Flags are not part of the identity. */
+	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456789, 4096, REQ_OP_WRITE);
+	KUNIT_EXPECT_EQ(test, kt_blk_key(&e), kt_blk_key(&d));
+	kt_blk_desc_fill(&e, MKDEV(8, 17), 123456789, 4096, REQ_OP_WRITE);
+	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456790, 4096, REQ_OP_WRITE);
+	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456789, 8192, REQ_OP_WRITE);
+	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456789, 4096, REQ_OP_READ);
+	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+}
+
+/*
+ * The flag tables the metadata carries: the traced kernel's names for its
+ * own values, each within the field that carries it.
+ */
+static void flag_tables_test(struct kunit *test)
+{
+	bool kernel = false, nowarn = false;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kt_gfp_values); i++) {
+		const struct ktrace_enum_value *e = &kt_gfp_values[i];
+
+		/* vm:direct_reclaim_begin keeps 27 bits of gfp flags. */
+		KUNIT_EXPECT_LT_MSG(test, (u64)e->value, 1ULL << 27, "%s", e->name);
+		KUNIT_EXPECT_NE_MSG(test, (u64)e->value, 0, "%s", e->name);
+		if (!strcmp(e->name, "GFP_KERNEL")) {
+			kernel = true;
+			KUNIT_EXPECT_EQ(test, (u64)e->value, (__force u64)GFP_KERNEL);
+		}
+		if (!strcmp(e->name, "__GFP_NOWARN")) {
+			nowarn = true;
+			KUNIT_EXPECT_EQ(test, (u64)e->value, (__force u64)__GFP_NOWARN);
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, kernel);
+	KUNIT_EXPECT_TRUE(test, nowarn);
+	for (i = 0; i < ARRAY_SIZE(kt_vmflag_values); i++) {
+		const struct ktrace_enum_value *e = &kt_vmflag_values[i];
+
+		if (!strcmp(e->name, "read"))
+			KUNIT_EXPECT_EQ(test, (u64)e->value, (u64)VM_READ);
+		if (!strcmp(e->name, "mayshare"))
+			KUNIT_EXPECT_EQ(test, (u64)e->value, (u64)VM_MAYSHARE);
+		KUNIT_EXPECT_EQ_MSG(test, hweight64(e->value), 1, "%s", e->name);
+	}
+}
+
 static struct kunit_case layout_test_cases[] = {
 	KUNIT_CASE_PARAM(layout_test, layout_gen_params),
 	KUNIT_CASE(metadata_count_test),
 	KUNIT_CASE(metadata_failed_test),
+	KUNIT_CASE(block_translate_test),
+	KUNIT_CASE(block_key_test),
+	KUNIT_CASE(flag_tables_test),
 	{}
 };
 
