@@ -385,7 +385,7 @@ static unsigned long race_bad, race_read, race_torn;
 static __thread int slow_copy;
 
 /*
- * Every memcpy() of buffer.c and this file (-Dmemcpy=harness_memcpy): in
+ * The memcpy() of buffer.c and this file whose size is not a constant: in
  * the reader-race reader, a copy in 256-byte pieces with pauses, as a
  * reader on a slower or interrupted CPU would make.
  */
