@@ -241,11 +241,28 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		if (last != U64_MAX && clock < last)
 			clock = last;
 		pos = old & (sb_size - 1);
+		/*
+		 * The common case: no timestamp record, and the record fits
+		 * in the current subbuffer.  Tested with branches rather than
+		 * folded into the size arithmetic, on purpose: once the
+		 * branches are predicted, new does not wait for the clock, so
+		 * the cmpxchg and the next reservation go ahead while the
+		 * clock read completes.  Reading the TSC is the slowest step
+		 * of the write path (see ktrace_clock_read()); with new
+		 * depending on it, its latency added to the cmpxchg's at
+		 * every event.
+		 */
+		if (likely(known && !ktrace_clock_needs_timestamp(last, clock) &&
+			   pos && pos + len < sb_size)) {
+			ts = 0;
+			new_sb = false;
+			new = old + len;
+			continue;
+		}
 		ts = !known || ktrace_clock_needs_timestamp(last, clock) ?
 		     sizeof(struct ktrace_timestamp) : 0;
 		new_sb = !pos || pos + ts + len >= sb_size;
 		if (!new_sb) {
-			/* The common case: it fits in the current subbuffer. */
 			new = old + ts + len;
 			continue;
 		}

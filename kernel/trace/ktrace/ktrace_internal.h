@@ -57,6 +57,21 @@ void ktrace_clock_emulate_from(struct ktrace_clock_info *c, u64 now_ns,
  * is constant and synchronized, else ktime_get_mono_fast_ns(); when the
  * TSC turns out unstable during a trace, that accessor in TSC counts, so
  * that the trace keeps one unit and the metadata stays valid.
+ *
+ * The TSC is read with get_cycles(), RDTSC without the fence of
+ * rdtsc_ordered(), as native_sched_clock() reads it for ftrace's default
+ * clock: the read may complete before earlier or after later instructions
+ * of the write path.  No order is lost that a trace promises:
+ *
+ * - Within a CPU's buffer, records are in clock order because the writer
+ *   clamps its clock to the previous record's (see ktrace_reserve()),
+ *   whatever order the reads completed in; and a nested writer (an
+ *   interrupt, an NMI) reads the clock after every instruction of the
+ *   writer it interrupted has completed, that writer's read included.
+ * - Across CPUs, order comes from the TSCs being synchronized, to a few
+ *   cycles at best; a fence would buy a few tens of cycles out of a clock
+ *   unit of up to %KTRACE_CLOCK_MAX_UNIT_NS nanoseconds, and cost the
+ *   write path a pipeline drain at every event.
  */
 static __always_inline u64 ktrace_clock_read(void)
 {
