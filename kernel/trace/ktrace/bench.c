@@ -142,6 +142,20 @@ static void __init bench_bytes(unsigned int every_expanded)
 		after.subbufs - before.subbufs, after.timestamps - before.timestamps);
 }
 
+static u64 bench_write_ns __initdata;
+
+static void __init bench_probe_report(const char *name, u64 ns)
+{
+	if (!strcmp(name, "write")) {
+		bench_write_ns = ns;
+		pr_info("probe micro-benchmark: compact write alone %llu ns/event\n", ns);
+		return;
+	}
+	pr_info("probe %s: %llu ns/call, %llu.%02llux the write alone\n", name, ns,
+		div64_u64(ns, max(bench_write_ns, 1ULL)),
+		div64_u64(ns * 100, max(bench_write_ns, 1ULL)) % 100);
+}
+
 static int __init ktrace_bench(void)
 {
 	struct bench_run run = {};
@@ -179,6 +193,7 @@ static int __init ktrace_bench(void)
 	}
 	bench_bytes(0);
 	bench_bytes(10);
+	ktrace_probes_bench(bench_probe_report);
 	ktrace_set_enabled(false);
 free:
 	if (run.rb)

@@ -167,6 +167,9 @@ ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
 struct wait_queue_head *ktrace_trigger_pipe_waitq(void);
 bool ktrace_trigger_pipe_ready(void);
 
+/* probes/tracepoints.c, for bench.c */
+void ktrace_probes_bench(void (*report)(const char *name, u64 ns));
+
 /* ascii.c: the text pipe. */
 struct ktrace_ascii;
 struct ktrace_ascii *ktrace_ascii_open(void);

@@ -853,6 +853,110 @@ static struct ktrace_event *const ktrace_probe_events[] __initconst = {
 #endif
 };
 
+#ifdef CONFIG_KTRACE_BENCH
+#define KT_BENCH_CALLS	100000
+
+/* ns per call of @fn over KT_BENCH_CALLS calls, on this CPU. */
+static u64 __init kt_bench_loop(void (*fn)(void *arg), void *arg)
+{
+	unsigned int i;
+	u64 t0;
+
+	preempt_disable();
+	t0 = local_clock();
+	for (i = 0; i < KT_BENCH_CALLS; i++)
+		fn(arg);
+	t0 = local_clock() - t0;
+	preempt_enable();
+	return div_u64(t0, KT_BENCH_CALLS);
+}
+
+static void __init kt_bench_write(void *arg)
+{
+	ktrace_event_write_compact(&kt_ev_exit, 0);
+}
+
+static void __init kt_bench_switch(void *arg)
+{
+	kt_probe_sched_switch(NULL, false, current, current, TASK_INTERRUPTIBLE);
+}
+
+#ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+static void __init kt_bench_sys_enter(void *arg)
+{
+	kt_probe_sys_enter(NULL, task_pt_regs(current), 110);
+}
+
+static void __init kt_bench_sys_exit(void *arg)
+{
+	kt_probe_sys_exit(NULL, task_pt_regs(current), 4096);
+}
+#endif
+
+#ifdef CONFIG_BLOCK
+static void __init kt_bench_rq_issue(void *arg)
+{
+	kt_probe_block_rq_issue(NULL, arg);
+}
+
+static void __init kt_bench_rq_complete(void *arg)
+{
+	kt_probe_block_rq_complete(NULL, arg, BLK_STS_OK, SZ_4K);
+}
+#endif
+
+/**
+ * ktrace_probes_bench() - the cost of the hot probes, packing included
+ * @report: given each probe's name and its ns per call
+ *
+ * Calls the probe functions directly, as their tracepoints would, with
+ * tracing on: sched:switch, syscalls:entry and exit, and block:rq_issue and
+ * rq_complete of a request that its bio described (a 4 KiB write of a
+ * request that never reaches a driver).  The bare write of a compact
+ * event is reported first, as "write".
+ */
+void __init ktrace_probes_bench(void (*report)(const char *name, u64 ns))
+{
+#ifdef CONFIG_BLOCK
+	struct request_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+	struct request *rq = kzalloc(sizeof(*rq), GFP_KERNEL);
+	struct bio *bio = kzalloc(sizeof(*bio), GFP_KERNEL);
+	bool bq = kt_ev_bio_queue.enabled, bs = kt_ev_bio_split.enabled;
+#endif
+
+	report("write", kt_bench_loop(kt_bench_write, NULL));
+	report("sched:switch", kt_bench_loop(kt_bench_switch, NULL));
+#ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+	report("syscalls:entry", kt_bench_loop(kt_bench_sys_enter, NULL));
+	report("syscalls:exit", kt_bench_loop(kt_bench_sys_exit, NULL));
+#endif
+#ifdef CONFIG_BLOCK
+	if (!q || !rq || !bio)
+		goto free;
+	bio->bi_opf = REQ_OP_WRITE | REQ_SYNC;
+	bio->bi_iter.bi_sector = 800;
+	bio->bi_iter.bi_size = SZ_4K;
+	rq->q = q;
+	rq->bio = bio;
+	rq->biotail = bio;
+	rq->cmd_flags = bio->bi_opf;
+	rq->__sector = 800;
+	rq->__data_len = SZ_4K;
+	/* Described by its bio: the events the probes check, not their sources. */
+	WRITE_ONCE(kt_ev_bio_queue.enabled, true);
+	WRITE_ONCE(kt_ev_bio_split.enabled, true);
+	report("block:rq_issue", kt_bench_loop(kt_bench_rq_issue, rq));
+	report("block:rq_complete", kt_bench_loop(kt_bench_rq_complete, rq));
+	WRITE_ONCE(kt_ev_bio_queue.enabled, bq);
+	WRITE_ONCE(kt_ev_bio_split.enabled, bs);
+free:
+	kfree(bio);
+	kfree(rq);
+	kfree(q);
+#endif
+}
+#endif /* CONFIG_KTRACE_BENCH */
+
 static int __init ktrace_probes_init(void)
 {
 	unsigned int i;
