@@ -322,17 +322,27 @@ static const struct ktrace_field kt_test_sat_fields[] = {
 	  .flags = KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES },
 };
 
-#define KT_TEST_EV(nm, grp, flds) {					\
-	.group = grp, .name = nm, .fields = flds,			\
-	.nr_fields = ARRAY_SIZE(flds) }
+static const struct ktrace_event kt_test_desc = {
+	.group = "blk", .name = "desc", .fields = kt_test_desc_fields,
+	.nr_fields = ARRAY_SIZE(kt_test_desc_fields),
+};
 
-static const struct ktrace_event kt_test_desc =
-	KT_TEST_EV("desc", "blk", kt_test_desc_fields);
-static const struct ktrace_event kt_test_use = KT_TEST_EV("use", "blk", kt_test_key_fields);
-static const struct ktrace_event kt_test_end = KT_TEST_EV("end", "blk", kt_test_end_fields);
-static const struct ktrace_event kt_test_other =
-	KT_TEST_EV("other", "net", kt_test_key_fields);
-static const struct ktrace_event kt_test_sat = KT_TEST_EV("sat", "sched", kt_test_sat_fields);
+static const struct ktrace_event kt_test_use = {
+	.group = "blk", .name = "use", .fields = kt_test_key_fields, .nr_fields = 1,
+};
+
+static const struct ktrace_event kt_test_end = {
+	.group = "blk", .name = "end", .fields = kt_test_end_fields, .nr_fields = 1,
+};
+
+static const struct ktrace_event kt_test_other = {
+	.group = "net", .name = "other", .fields = kt_test_key_fields, .nr_fields = 1,
+};
+
+static const struct ktrace_event kt_test_sat = {
+	.group = "sched", .name = "sat", .fields = kt_test_sat_fields,
+	.nr_fields = ARRAY_SIZE(kt_test_sat_fields),
+};
 
 static u32 kt_test_key(const struct ktrace_blk_desc *d)
 {
@@ -359,7 +369,8 @@ static const char *kt_test_fields(struct ktrace_ascii *a, const struct ktrace_ev
 	return buf;
 }
 
-#define DESC(a, d, buf)	kt_test_fields(a, &kt_test_desc, d, sizeof(*(d)), 0, buf)
+#define DESC(a, d, buf)	\
+	kt_test_fields(a, &kt_test_desc, d, sizeof(struct ktrace_blk_desc), 0, buf)
 #define USE(a, ev, key, buf) kt_test_fields(a, ev, NULL, 0, key, buf)
 
 /*
