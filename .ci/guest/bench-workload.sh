@@ -58,11 +58,11 @@ kt_on() {
 	echo 1 >$KT/enable
 }
 kt_off() { echo 0 >$KT/enable; echo 0 >$KT/events/enable; }
-# bytes and events written, every CPU and channel
-kt_bytes() { awk '{ for (i = 3; i <= NF; i++) if ($i ~ /^bytes=/) { sub("bytes=", "", $i); b += $i } }
-	END { print b + 0 }' $KT/stats; }
-kt_events() { awk '{ for (i = 3; i <= NF; i++) if ($i ~ /^events=/) { sub("events=", "", $i); b += $i } }
-	END { print b + 0 }' $KT/stats; }
+# bytes or events ($1) written, every CPU, the channels matching $2
+kt_sum() { awk -v k="$1=" -v ch="$2" '$2 ~ ch { for (i = 3; i <= NF; i++) if (index($i, k) == 1) {
+	sub(k, "", $i); b += $i } } END { print b + 0 }' $KT/stats; }
+kt_bytes() { kt_sum bytes "^(high|medium|low)$"; }
+kt_events() { kt_sum events "^(high|medium|low)$"; }
 
 ft_on() {
 	echo 0 >$TR/tracing_on
@@ -84,6 +84,9 @@ for r in 1 2 3; do
 	kt_on
 	kt="$kt $(timed)"
 	kb=$(kt_bytes) ke=$(kt_events)
+	# The history: the high and medium channels; the low one holds the
+	# metadata, written once per start, kept whatever the mode.
+	hb=$(kt_sum bytes "^(high|medium)$") he=$(kt_sum events "^(high|medium)$")
 	kt_off
 	ft_on
 	ft="$ft $(timed)"
@@ -96,6 +99,8 @@ echo "workload_cs_ktrace $(echo "$kt" | median) ($kt)"
 echo "workload_cs_ftrace $(echo "$ft" | median) ($ft)"
 echo "ktrace_bytes $kb"
 echo "ktrace_events $ke"
+echo "ktrace_history_bytes $hb"
+echo "ktrace_history_events $he"
 echo "ftrace_bytes $fb"
 echo "ftrace_events_written $fe"
 echo "ftrace_overrun $fo"

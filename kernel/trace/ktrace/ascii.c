@@ -205,6 +205,7 @@ static void ascii_learn(struct ktrace_ascii *a, const struct ktrace_event *ev,
 	const struct ktrace_field *pidf = NULL, *commf = NULL;
 	struct ktrace_ascii_name *n;
 	unsigned int i;
+	size_t len;
 	u32 pid;
 
 	for (i = 0; i < ev->nr_fields; i++) {
@@ -216,14 +217,16 @@ static void ascii_learn(struct ktrace_ascii *a, const struct ktrace_event *ev,
 			 (!strcmp(f->name, "child_pid") || (!pidf && !strcmp(f->name, "pid"))))
 			pidf = f;
 	}
-	if (!pidf || !commf || !commf->size || pidf->offset + sizeof(pid) > rec->length ||
+	if (!pidf || !commf || pidf->offset + sizeof(pid) > rec->length ||
 	    commf->offset + commf->size > rec->length)
 		return;
+	/* A sized comm, or one to the end of the payload. */
+	len = commf->size ? commf->size : rec->length - commf->offset;
 	memcpy(&pid, rec->data + pidf->offset, sizeof(pid));
 	n = &a->names[pid & (ASCII_NAMES - 1)];
 	n->pid = pid;
 	memset(n->comm, 0, sizeof(n->comm));
-	memcpy(n->comm, rec->data + commf->offset, min_t(size_t, commf->size, TASK_COMM_LEN - 1));
+	memcpy(n->comm, rec->data + commf->offset, min_t(size_t, len, TASK_COMM_LEN - 1));
 }
 
 /**

@@ -53,31 +53,34 @@
 
 /* ---- sched ---------------------------------------------------------- */
 
+/*
+ * Followed by the child's comm, as long as it is: fork and comm events go
+ * to the medium-rate channel of a flight recorder, where 12 bytes of
+ * padding per name are history lost.
+ */
 struct kt_fork {
 	u32 parent_pid;
 	u32 child_pid;
 	u32 child_tgid;
-	char comm[TASK_COMM_LEN];
 };
 
-static_assert(sizeof(struct kt_fork) == 12 + TASK_COMM_LEN);
+static_assert(sizeof(struct kt_fork) == 12);
 
 static const struct ktrace_field kt_fork_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_fork, parent_pid, KTRACE_DISPLAY_PID),
 	KT_FIELD_OF(struct kt_fork, child_pid, KTRACE_DISPLAY_DEC),
 	KT_FIELD_OF(struct kt_fork, child_tgid, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_fork, comm, KTRACE_DISPLAY_STRING),
+	KT_FIELD_TAIL(struct kt_fork, "comm"),
 };
 
 static inline void kt_fork_fill(struct kt_fork *e, u32 parent_pid, u32 child_pid,
-				u32 child_tgid, const char *comm)
+				u32 child_tgid)
 {
 	*e = (struct kt_fork) {
 		.parent_pid = parent_pid,
 		.child_pid = child_pid,
 		.child_tgid = child_tgid,
 	};
-	strscpy_pad(e->comm, comm);
 }
 
 /* Followed by the file name. */
@@ -103,22 +106,21 @@ static inline void kt_exec_fill(struct kt_exec *e, u32 pid, u32 old_pid,
 	strscpy_pad(e->comm, comm);
 }
 
+/* Followed by the new comm, as long as it is. */
 struct kt_comm {
 	u32 pid;
-	char comm[TASK_COMM_LEN];
 };
 
-static_assert(sizeof(struct kt_comm) == 4 + TASK_COMM_LEN);
+static_assert(sizeof(struct kt_comm) == 4);
 
 static const struct ktrace_field kt_comm_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_comm, pid, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_comm, comm, KTRACE_DISPLAY_STRING),
+	KT_FIELD_TAIL(struct kt_comm, "comm"),
 };
 
-static inline void kt_comm_fill(struct kt_comm *e, u32 pid, const char *comm)
+static inline void kt_comm_fill(struct kt_comm *e, u32 pid)
 {
 	*e = (struct kt_comm) { .pid = pid };
-	strscpy_pad(e->comm, comm);
 }
 
 /* ---- irq ------------------------------------------------------------ */

@@ -220,11 +220,14 @@ KT_EVENT(kt_ev_comm, "sched", "comm", KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPAND
 static void kt_probe_sched_process_fork(void *data, struct task_struct *parent,
 					struct task_struct *child)
 {
+	char comm[TASK_COMM_LEN];
 	struct kt_fork e;
 
-	kt_fork_fill(&e, parent->pid, child->pid, child->tgid, child->comm);
-	ktrace_comm_save(child->pid, e.comm);
-	ktrace_event_write(&kt_ev_fork, &e, sizeof(e));
+	/* One copy: a rename racing with us must not change it mid-write. */
+	strscpy_pad(comm, child->comm);
+	kt_fork_fill(&e, parent->pid, child->pid, child->tgid);
+	ktrace_comm_save(child->pid, comm);
+	ktrace_event_write2(&kt_ev_fork, &e, sizeof(e), comm, strnlen(comm, sizeof(comm)));
 }
 
 static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -242,11 +245,13 @@ static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t
 static void kt_probe_task_rename(void *data, struct task_struct *task,
 				 const char *comm)
 {
+	char name[TASK_COMM_LEN];
 	struct kt_comm e;
 
-	kt_comm_fill(&e, task->pid, comm);
-	ktrace_comm_save(task->pid, e.comm);
-	ktrace_event_write(&kt_ev_comm, &e, sizeof(e));
+	strscpy_pad(name, comm);
+	kt_comm_fill(&e, task->pid);
+	ktrace_comm_save(task->pid, name);
+	ktrace_event_write2(&kt_ev_comm, &e, sizeof(e), name, strnlen(name, sizeof(name)));
 }
 
 /* ---- irq ------------------------------------------------------------ */

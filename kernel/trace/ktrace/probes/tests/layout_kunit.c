@@ -111,7 +111,7 @@ struct layout_case {
 
 static void fill_fork(void *p)
 {
-	kt_fork_fill(p, 0x01020304, 0x05060708, 0x090a0b0c, "child-comm");
+	kt_fork_fill(p, 0x01020304, 0x05060708, 0x090a0b0c);
 }
 
 static void fill_exec(void *p)
@@ -121,8 +121,7 @@ static void fill_exec(void *p)
 
 static void fill_comm(void *p)
 {
-	/* A name of TASK_COMM_LEN - 1 characters: no room for padding. */
-	kt_comm_fill(p, 0x21222324, "fifteen-chars.x");
+	kt_comm_fill(p, 0x21222324);
 }
 
 static void fill_timer(void *p)
@@ -244,13 +243,14 @@ static void fill_sd_end(void *p)
 #define STR(nm, s)	{ .name = nm, .str = s }
 
 static const struct layout_case layout_cases[] = {
-	CASE("sched:fork", kt_fork, struct kt_fork, fill_fork, NULL,
+	CASE("sched:fork", kt_fork, struct kt_fork, fill_fork, "child-comm",
 	     NUM("parent_pid", 0x01020304), NUM("child_pid", 0x05060708),
 	     NUM("child_tgid", 0x090a0b0c), STR("comm", "child-comm")),
 	CASE("sched:exec", kt_exec, struct kt_exec, fill_exec, "/usr/bin/true",
 	     NUM("pid", 0x11121314), NUM("old_pid", 0x15161718),
 	     STR("comm", "exec-comm"), STR("filename", "/usr/bin/true")),
-	CASE("sched:comm", kt_comm, struct kt_comm, fill_comm, NULL,
+	/* A name of TASK_COMM_LEN - 1 characters. */
+	CASE("sched:comm", kt_comm, struct kt_comm, fill_comm, "fifteen-chars.x",
 	     NUM("pid", 0x21222324), STR("comm", "fifteen-chars.x")),
 	CASE("irq:timer_expire", kt_timer, struct kt_timer, fill_timer, NULL,
 	     NUM("function", (unsigned long)V64), NUM("late_ns", -123456789LL),
