@@ -11,7 +11,7 @@
 
 ktrace_setup
 ktrace_tool
-ktap_set_plan 20
+ktap_set_plan 23
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -119,6 +119,22 @@ check "record put ktrace back: the trigger it armed disarmed, hybrid mode, stopp
 "$BIN" record -o "$TMP/x.dat" -t 'latency:block>50ms' -- sh -c 'exit 3' >/dev/null 2>&1
 check "record exits with COMMAND's status, its latency trigger disarmed" \
 	"$?/$(grep -c '^latency:block' "$KT/triggers")" 3/0
+
+# Block requests: one 4 KiB direct write at sector 800 of nullb0, decoded
+# from the file as the ascii pipe decodes it: the 8-byte request events
+# name the request their bio_queue described.
+DEV=$(cat /sys/block/nullb0/dev)
+"$BIN" record -o "$TMP/b.dat" -e block -- \
+	dd if=/dev/zero of=/dev/nullb0 bs=4096 count=1 seek=100 oflag=direct >/dev/null 2>&1
+"$BIN" report "$TMP/b.dat" >"$TMP/brep" 2>&1
+check "report: the write's bio_queue, rq_issue and rq_complete, with dev, sector and size" \
+	"$(grep -E " block:[a-z_]+ dev=$DEV sector=800 nr_sector=8 op=write flags=sync$" \
+		"$TMP/brep" | awk '{ print $4 }' | tr '\n' ,)" \
+	"block:bio_queue,block:rq_issue,block:rq_complete,"
+check "report: no request is unknown" "$(grep -c 'rq=unknown' "$TMP/brep")" 0
+"$BIN" report --json "$TMP/b.dat" >"$TMP/bjson" 2>&1
+check "report --json: the request events carry the description's fields" \
+	"$(grep -c '"event":"block:rq_complete".*"sector":800,' "$TMP/bjson")" 1
 
 # A CPU brought online while recording: its stream files appear then, and
 # record reads them (hybrid mode: all of them, once, at the end).  New
