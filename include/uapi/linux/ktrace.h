@@ -326,10 +326,11 @@ enum ktrace_display {
 #define KTRACE_FIELD_SATURATES	(1U << 3)
 /*
  * On a KTRACE_DISPLAY_KEY field: the object the key names ends with this
- * event (a request completes), and a decoder forgets its description once
- * the event is printed.  A new object with the same identity is described
- * again, so descriptions never outlive their object, and a key whose
- * description was lost cannot match a stale one.
+ * event (a request completes).  A decoder counts the descriptions of each
+ * identity and the ends of its key, and forgets the description once the
+ * event that ends the last one is printed.  Every new object is described
+ * again, so descriptions do not outlive their objects, and a key whose
+ * description was lost cannot match a stale one of another identity.
  */
 #define KTRACE_FIELD_KEY_END	(1U << 4)
 

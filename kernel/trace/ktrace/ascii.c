@@ -76,7 +76,9 @@ struct ktrace_ascii_name {
 /*
  * Descriptions of keys (KTRACE_FIELD_IDENT) learned from the trace, by
  * key: a cache, collisions replace; a key found with another identity is
- * ambiguous and prints as unknown until replaced.
+ * ambiguous and prints as unknown until replaced.  @open counts the
+ * descriptions of the identity not yet ended (KTRACE_FIELD_KEY_END): two
+ * requests of one identity can be in flight at once.
  */
 #define ASCII_KEYS	1024
 #define ASCII_KEY_DATA	32	/* the largest description kept */
@@ -84,6 +86,7 @@ struct ktrace_ascii_name {
 struct ktrace_ascii_key {
 	const struct ktrace_event *ev;
 	u32 key;
+	u32 open;
 	bool ambiguous;
 	u16 length;
 	u8 data[ASCII_KEY_DATA];
@@ -434,8 +437,10 @@ static void ascii_learn_key(struct ktrace_ascii *a, const struct ktrace_event *e
 			k->ambiguous = true;
 			return;
 		}
+		k->open++;
 	} else {
 		k->ambiguous = false;
+		k->open = 1;
 	}
 	k->ev = ev;
 	k->key = key;
@@ -468,7 +473,7 @@ static void ascii_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
 		seq_buf_printf(&a->line, " %s=", k->ev->fields[i].name);
 		ascii_field(&a->line, &k->ev->fields[i], &d, false);
 	}
-	if (f->flags & KTRACE_FIELD_KEY_END)
+	if ((f->flags & KTRACE_FIELD_KEY_END) && !--a->keys[v & (ASCII_KEYS - 1)].open)
 		memset(&a->keys[v & (ASCII_KEYS - 1)], 0, sizeof(*k));
 }
 
