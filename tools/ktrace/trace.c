@@ -231,6 +231,24 @@ static int decode_record(const unsigned char *p, size_t avail, uint64_t *clock,
 	return ret;
 }
 
+/*
+ * The format versions this tool reads: a version 2 decoder reads version 1
+ * traces unchanged, as they only use what version 1 defines.
+ */
+static bool version_ok(unsigned int version)
+{
+	return version >= KTRACE_FORMAT_VERSION_MIN && version <= KTRACE_FORMAT_VERSION;
+}
+
+/* Refuse a trace of a version this tool does not read; always -1. */
+static int bad_version(const struct kt_trace *t, unsigned int version)
+{
+	fprintf(stderr,
+		"ktrace: %s: trace format version %u; this ktrace reads versions %u to %u\n",
+		t->path, version, KTRACE_FORMAT_VERSION_MIN, KTRACE_FORMAT_VERSION);
+	return -1;
+}
+
 /* A subbuffer header at off of stream s; its total size, or 0 if bad. */
 static size_t subbuf_at(const struct kt_stream *s, size_t off,
 			struct ktrace_subbuf_header *h)
@@ -238,7 +256,7 @@ static size_t subbuf_at(const struct kt_stream *s, size_t off,
 	if (s->size - off < sizeof(*h))
 		return 0;
 	memcpy(h, s->data + off, sizeof(*h));
-	if (h->magic != KTRACE_MAGIC || h->version != KTRACE_FORMAT_VERSION ||
+	if (h->magic != KTRACE_MAGIC || !version_ok(h->version) ||
 	    h->channel != s->channel || h->cpu != s->cpu || h->data_size % 4 ||
 	    h->data_size > s->size - off - sizeof(*h))
 		return 0;
@@ -316,8 +334,11 @@ static void check_metadata_count(struct kt_trace *t, uint64_t at, unsigned int w
 			want);
 }
 
-/* The metadata of one low-channel stream, in order. */
-static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
+/*
+ * The metadata of one low-channel stream, in order; 0, or -1 after saying
+ * so if its trace record is of a version this tool does not read.
+ */
+static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 {
 	struct kt_event *ev = NULL;
 	unsigned int field = 0, value = 0, meta_want = 0, meta_got = 0;
@@ -343,6 +364,8 @@ static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
 				if (r.length < sizeof(t->machine))
 					goto bad;
 				memcpy(&t->machine, r.data, sizeof(t->machine));
+				if (!version_ok(t->machine.version))
+					return bad_version(t, t->machine.version);
 				t->have_trace = true;
 				check_metadata_count(t, meta_at, meta_want, meta_got - 1);
 				meta_want = t->machine.nr_records;
@@ -468,6 +491,7 @@ bad:
 		off += size;
 	}
 	check_metadata_count(t, meta_at, meta_want, meta_got);
+	return 0;
 }
 
 static int task_cmp(const void *a, const void *b)
@@ -643,9 +667,29 @@ int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t s
 		kt_close(t);
 		return -1;
 	}
-	for (i = 0; i < t->nr_streams; i++)
-		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
-			read_metadata(t, &t->streams[i]);
+	/*
+	 * A trace of another version: said once, rather than each of its
+	 * subbuffers warned of as a bad header.
+	 */
+	for (i = 0; i < t->nr_streams; i++) {
+		struct ktrace_subbuf_header h;
+
+		if (t->streams[i].size < sizeof(h))
+			continue;
+		memcpy(&h, t->streams[i].data, sizeof(h));
+		if (h.magic == KTRACE_MAGIC && !version_ok(h.version)) {
+			bad_version(t, h.version);
+			kt_close(t);
+			return -1;
+		}
+	}
+	for (i = 0; i < t->nr_streams; i++) {
+		if (t->streams[i].channel == KTRACE_CHANNEL_LOW &&
+		    read_metadata(t, &t->streams[i])) {
+			kt_close(t);
+			return -1;
+		}
+	}
 	if (!t->have_clock)
 		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
 	t->nr_tasks = read_tasks(t->text[KTF_TASKS], &t->tasks);
