@@ -386,8 +386,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("ktrace %s (trace files of format %u, records of format %u)\n",
-		       KTRACE_TOOL_VERSION, KTF_VERSION, KTRACE_FORMAT_VERSION);
+		printf("ktrace %s (trace files of format %u, records of formats %u to %u)\n",
+		       KTRACE_TOOL_VERSION, KTF_VERSION, KTRACE_FORMAT_VERSION_MIN,
+		       KTRACE_FORMAT_VERSION);
 		return 0;
 	}
 	if (!strcmp(argv[1], "help")) {

@@ -178,9 +178,63 @@ enum kt_value {
 };
 
 /*
+ * A FLAGS value as ftrace's __print_flags(): the names of the table's
+ * masks all of whose bits are set, in table order, each clearing its
+ * bits, then the bits left in hexadecimal, joined by '|'; 0 as the name
+ * of the value 0 if the table has one.
+ */
+static void put_flags(struct kt_buf *b, const struct kt_field *f, uint64_t v)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	if (!v) {
+		for (i = 0; i < f->nr_values; i++) {
+			if (!f->values[i].value) {
+				kt_bufprintf(b, "%s", f->values[i].name);
+				return;
+			}
+		}
+		kt_bufprintf(b, "0");
+		return;
+	}
+	for (i = 0; i < f->nr_values && v; i++) {
+		uint64_t mask = f->values[i].value;
+
+		if (mask && (v & mask) == mask) {
+			kt_bufprintf(b, "%s%s", sep, f->values[i].name);
+			sep = "|";
+			v &= ~mask;
+		}
+	}
+	if (v)
+		kt_bufprintf(b, "%s0x%llx", sep, (unsigned long long)v);
+}
+
+/*
+ * KTRACE_FIELD_SATURATES: 1 if @v, the value of @f (sign-extended if
+ * signed), is its largest, -1 if its smallest and signed, else 0.  @bits
+ * is its width.
+ */
+static int saturated(const struct kt_field *f, unsigned int bits, uint64_t v)
+{
+	if (!(f->flags & KTRACE_FIELD_SATURATES) || !bits || bits > 64)
+		return 0;
+	if (f->flags & KTRACE_FIELD_SIGNED) {
+		int64_t max = bits > 1 ? (int64_t)(~0ULL >> (65 - bits)) : 0;
+
+		if ((int64_t)v == max)
+			return 1;
+		return (int64_t)v == -max - 1 ? -1 : 0;
+	}
+	return v == ~0ULL >> (64 - bits) ? 1 : 0;
+}
+
+/*
  * The value of field @f of @r: a number in *@val, the bytes of a string
  * field in *@s and *@len, or, for the displays that print as one word
- * (HEX, SYMBOL, DEV, a named ENUM value), that word printed in @b.
+ * (HEX, SYMBOL, DEV, a named ENUM value, FLAGS, a clamped number as
+ * >=VALUE or <=VALUE), that word printed in @b.
  */
 static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 				 const struct kt_field *f, const struct kt_record *r,
@@ -188,8 +242,9 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 {
 	const char *sym;
 	bool compact = r->id != KTRACE_ID_EXPANDED;
-	uint64_t v = 0;
-	unsigned int i;
+	uint64_t v = 0, raw;
+	unsigned int i, bits;
+	int sat;
 
 	if (f->display == KTRACE_DISPLAY_STRING && !compact) {
 		size_t off = f->offset < r->length ? f->offset : r->length;
@@ -207,12 +262,16 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 		v = r->payload >> f->offset;
 		if (f->size < 32)
 			v &= (1ULL << f->size) - 1;
+		raw = v;
+		bits = f->size < 32 ? f->size : 32;
 		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size < 64 && (v >> (f->size - 1)) & 1)
 			v |= ~0ULL << f->size;
 	} else {
 		if (f->size > sizeof(v) || f->offset + f->size > r->length)
 			return KT_VALUE_NONE;
 		memcpy(&v, r->data + f->offset, f->size);
+		raw = v;
+		bits = f->size * 8;
 		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size && f->size < 8 &&
 		    (v >> (f->size * 8 - 1)) & 1)
 			v |= ~0ULL << (f->size * 8);
@@ -235,6 +294,9 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 		kt_bufprintf(b, "%u:%u", (unsigned int)(v >> 20) & 0xfff,
 			     (unsigned int)v & 0xfffff);
 		return KT_VALUE_WORD;
+	case KTRACE_DISPLAY_FLAGS:
+		put_flags(b, f, raw);
+		return KT_VALUE_WORD;
 	case KTRACE_DISPLAY_ENUM:
 		for (i = 0; i < f->nr_values; i++) {
 			if (f->values[i].value == v) {
@@ -244,7 +306,18 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 		}
 		break;
 	}
-	return f->flags & KTRACE_FIELD_SIGNED ? KT_VALUE_SIGNED : KT_VALUE_UNSIGNED;
+	/*
+	 * A number (DEC, PID, an enum value without a name, a key printed as
+	 * it is); clamped: >= the largest value, <= the smallest, a word.
+	 */
+	sat = saturated(f, bits, v);
+	if (!sat)
+		return f->flags & KTRACE_FIELD_SIGNED ? KT_VALUE_SIGNED : KT_VALUE_UNSIGNED;
+	if (f->flags & KTRACE_FIELD_SIGNED)
+		kt_bufprintf(b, "%s%lld", sat > 0 ? ">=" : "<=", (long long)v);
+	else
+		kt_bufprintf(b, ">=%llu", (unsigned long long)v);
+	return KT_VALUE_WORD;
 }
 
 /*
@@ -288,6 +361,62 @@ static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct k
 	free(w.p);
 }
 
+/* " NAME=VALUE", or with @json "NAME":VALUE after a comma unless *@first. */
+static void put_named(struct kt_buf *b, const struct kt_trace *t, const struct kt_field *f,
+		      const struct kt_record *r, bool json, bool *first)
+{
+	if (json) {
+		kt_bufprintf(b, "%s", *first ? "" : ",");
+		kt_json_string(b, (const unsigned char *)f->name, strlen(f->name));
+		kt_bufprintf(b, ":");
+	} else {
+		kt_bufprintf(b, " %s=", f->name);
+	}
+	*first = false;
+	put_field(b, t, f, r, json);
+}
+
+/*
+ * The fields of @r, an event of the metadata, with put_named().  A KEY
+ * field prints, in its place, the fields of the description its key names
+ * (kt_key_lookup()) as in the description's own line: "block:rq_issue
+ * dev=8:0 sector=2048 ..."; or "unknown:0x%08x" if it names none.  The
+ * description's own KEY fields, if any, print as numbers.
+ */
+static void put_fields(struct kt_buf *b, const struct kt_trace *t, const struct kt_record *r,
+		       bool json)
+{
+	const struct kt_event *ev = r->event;
+	bool first = true;
+	unsigned int i, j;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct kt_field *f = &ev->fields[i];
+		const struct kt_record *d;
+		char word[32];
+		uint64_t key;
+
+		if (f->display != KTRACE_DISPLAY_KEY || !kt_field_raw(f, r, &key)) {
+			put_named(b, t, f, r, json, &first);
+			continue;
+		}
+		d = kt_key_lookup(t, ev->group, (uint32_t)key);
+		for (j = 0; d && j < d->event->nr_fields; j++)
+			put_named(b, t, &d->event->fields[j], d, json, &first);
+		if (d)
+			continue;
+		snprintf(word, sizeof(word), "unknown:0x%08x", (uint32_t)key);
+		if (json) {
+			kt_bufprintf(b, "%s", first ? "" : ",");
+			kt_json_string(b, (const unsigned char *)f->name, strlen(f->name));
+			kt_bufprintf(b, ":\"%s\"", word);
+		} else {
+			kt_bufprintf(b, " %s=%s", f->name, word);
+		}
+		first = false;
+	}
+}
+
 void kt_time_str(char *buf, size_t size, uint64_t ns)
 {
 	snprintf(buf, size, "%llu.%09u", (unsigned long long)(ns / 1000000000),
@@ -315,7 +444,6 @@ int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *ti
 {
 	const struct kt_event *ev = r->event;
 	char comm[17];
-	unsigned int i;
 
 	b->len = 0;
 	b->overflow = false;
@@ -329,10 +457,8 @@ int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *ti
 			     kt_channel_name(r->channel), r->major, r->minor, r->length);
 	else
 		kt_bufprintf(b, "%s:%s", ev->group, ev->name);
-	for (i = 0; ev && i < ev->nr_fields; i++) {
-		kt_bufprintf(b, " %s=", ev->fields[i].name);
-		put_field(b, t, &ev->fields[i], r, false);
-	}
+	if (ev)
+		put_fields(b, t, r, false);
 	buf_putc(b, '\n');
 	if (b->overflow)
 		return -1;
@@ -374,7 +500,6 @@ int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *ti
 {
 	const struct kt_event *ev = r->event;
 	const char *comm = kt_comm(t, r->pid);
-	unsigned int i;
 
 	b->len = 0;
 	b->overflow = false;
@@ -391,14 +516,9 @@ int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *ti
 			     r->major, r->minor, r->length);
 	else
 		put_json_event(b, ev);
-	if (ev)
+	if (ev) {
 		kt_bufprintf(b, ",\"fields\":{");
-	for (i = 0; ev && i < ev->nr_fields; i++) {
-		kt_bufprintf(b, "%s", i ? "," : "");
-		kt_json_string(b, (const unsigned char *)ev->fields[i].name,
-			       strlen(ev->fields[i].name));
-		kt_bufprintf(b, ":");
-		put_field(b, t, &ev->fields[i], r, true);
+		put_fields(b, t, r, true);
 	}
 	kt_bufprintf(b, "%s}", ev ? "}" : "");
 	return b->overflow ? -1 : 0;

@@ -231,6 +231,24 @@ static int decode_record(const unsigned char *p, size_t avail, uint64_t *clock,
 	return ret;
 }
 
+/*
+ * The format versions this tool reads: a version 2 decoder reads version 1
+ * traces unchanged, as they only use what version 1 defines.
+ */
+static bool version_ok(unsigned int version)
+{
+	return version >= KTRACE_FORMAT_VERSION_MIN && version <= KTRACE_FORMAT_VERSION;
+}
+
+/* Refuse a trace of a version this tool does not read; always -1. */
+static int bad_version(const struct kt_trace *t, unsigned int version)
+{
+	fprintf(stderr,
+		"ktrace: %s: trace format version %u; this ktrace reads versions %u to %u\n",
+		t->path, version, KTRACE_FORMAT_VERSION_MIN, KTRACE_FORMAT_VERSION);
+	return -1;
+}
+
 /* A subbuffer header at off of stream s; its total size, or 0 if bad. */
 static size_t subbuf_at(const struct kt_stream *s, size_t off,
 			struct ktrace_subbuf_header *h)
@@ -238,7 +256,7 @@ static size_t subbuf_at(const struct kt_stream *s, size_t off,
 	if (s->size - off < sizeof(*h))
 		return 0;
 	memcpy(h, s->data + off, sizeof(*h));
-	if (h->magic != KTRACE_MAGIC || h->version != KTRACE_FORMAT_VERSION ||
+	if (h->magic != KTRACE_MAGIC || !version_ok(h->version) ||
 	    h->channel != s->channel || h->cpu != s->cpu || h->data_size % 4 ||
 	    h->data_size > s->size - off - sizeof(*h))
 		return 0;
@@ -316,8 +334,11 @@ static void check_metadata_count(struct kt_trace *t, uint64_t at, unsigned int w
 			want);
 }
 
-/* The metadata of one low-channel stream, in order. */
-static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
+/*
+ * The metadata of one low-channel stream, in order; 0, or -1 after saying
+ * so if its trace record is of a version this tool does not read.
+ */
+static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 {
 	struct kt_event *ev = NULL;
 	unsigned int field = 0, value = 0, meta_want = 0, meta_got = 0;
@@ -343,6 +364,8 @@ static void read_metadata(struct kt_trace *t, const struct kt_stream *s)
 				if (r.length < sizeof(t->machine))
 					goto bad;
 				memcpy(&t->machine, r.data, sizeof(t->machine));
+				if (!version_ok(t->machine.version))
+					return bad_version(t, t->machine.version);
 				t->have_trace = true;
 				check_metadata_count(t, meta_at, meta_want, meta_got - 1);
 				meta_want = t->machine.nr_records;
@@ -468,6 +491,7 @@ bad:
 		off += size;
 	}
 	check_metadata_count(t, meta_at, meta_want, meta_got);
+	return 0;
 }
 
 static int task_cmp(const void *a, const void *b)
@@ -643,9 +667,29 @@ int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t s
 		kt_close(t);
 		return -1;
 	}
-	for (i = 0; i < t->nr_streams; i++)
-		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
-			read_metadata(t, &t->streams[i]);
+	/*
+	 * A trace of another version: said once, rather than each of its
+	 * subbuffers warned of as a bad header.
+	 */
+	for (i = 0; i < t->nr_streams; i++) {
+		struct ktrace_subbuf_header h;
+
+		if (t->streams[i].size < sizeof(h))
+			continue;
+		memcpy(&h, t->streams[i].data, sizeof(h));
+		if (h.magic == KTRACE_MAGIC && !version_ok(h.version)) {
+			bad_version(t, h.version);
+			kt_close(t);
+			return -1;
+		}
+	}
+	for (i = 0; i < t->nr_streams; i++) {
+		if (t->streams[i].channel == KTRACE_CHANNEL_LOW &&
+		    read_metadata(t, &t->streams[i])) {
+			kt_close(t);
+			return -1;
+		}
+	}
 	if (!t->have_clock)
 		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
 	t->nr_tasks = read_tasks(t->text[KTF_TASKS], &t->tasks);
@@ -706,6 +750,7 @@ void kt_close(struct kt_trace *t)
 	free(t->tasks);
 	free(t->comms);
 	free(t->names);
+	free(t->keys.slots);
 }
 
 /* a * b / c, without overflow in the product. */
@@ -788,6 +833,179 @@ const char *kt_comm(const struct kt_trace *t, int pid)
 	return found ? found->comm : "<...>";
 }
 
+bool kt_field_raw(const struct kt_field *f, const struct kt_record *r, uint64_t *raw)
+{
+	uint64_t v = 0;
+
+	if (r->id != KTRACE_ID_EXPANDED) {
+		if (f->offset >= 32)
+			return false;
+		v = r->payload >> f->offset;
+		if (f->size < 32)
+			v &= (1ULL << f->size) - 1;
+	} else {
+		if (f->size > sizeof(v) || f->offset + f->size > r->length)
+			return false;
+		memcpy(&v, r->data + f->offset, f->size);
+	}
+	*raw = v;
+	return true;
+}
+
+/*
+ * Keys (KTRACE_FIELD_IDENT, KTRACE_DISPLAY_KEY).  A block request is
+ * described once by an expanded event whose identity fields hash to a
+ * 32-bit key (block:bio_queue, rq_describe), then named by that key in
+ * 8-byte events (rq_issue, rq_complete).  As the kernel's ascii pipe
+ * (kernel/trace/ktrace/ascii.c), the tool remembers by key the newest
+ * description of each identity, in the order it prints the records (time
+ * order across CPUs), so that a record is only ever described by one
+ * before it; a key two identities had (of any group) names nothing from
+ * then on; an event that ends a request (KTRACE_FIELD_KEY_END) forgets the
+ * description it printed, so that a stale one never names a new request.
+ * Unlike the ascii pipe's cache of 1024, every description is kept.
+ */
+
+/* The slot of @key: its entry, or the empty slot it would take. */
+static struct kt_key *key_slot(const struct kt_keys *k, uint32_t key)
+{
+	size_t mask = k->nr_slots - 1, i = (key * 0x9e3779b1U) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		struct kt_key *s = &k->slots[i];
+
+		if (!s->used || s->key == key)
+			return s;
+	}
+}
+
+/* Twice the slots, at most half of them used after; false if out of memory. */
+static bool keys_grow(struct kt_keys *k)
+{
+	struct kt_keys n = { .nr_slots = k->nr_slots ? 2 * k->nr_slots : 1024 };
+	size_t i;
+
+	n.slots = calloc(n.nr_slots, sizeof(*n.slots));
+	if (!n.slots)
+		return false;
+	for (i = 0; i < k->nr_slots; i++)
+		if (k->slots[i].used)
+			*key_slot(&n, k->slots[i].key) = k->slots[i];
+	n.used = k->used;
+	free(k->slots);
+	*k = n;
+	return true;
+}
+
+/* The value of the identity field of @r at or after field *@i; false at the end. */
+static bool next_ident(const struct kt_record *r, unsigned int *i, uint64_t *v)
+{
+	const struct kt_event *ev = r->event;
+
+	for (; *i < ev->nr_fields; (*i)++) {
+		if (ev->fields[*i].flags & KTRACE_FIELD_IDENT) {
+			*v = 0;
+			kt_field_raw(&ev->fields[*i], r, v);
+			(*i)++;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether @a and @b have the same identity: the same group and values. */
+static bool same_identity(const struct kt_record *a, const struct kt_record *b)
+{
+	unsigned int i = 0, j = 0;
+	uint64_t va, vb;
+
+	if (strcmp(a->event->group, b->event->group))
+		return false;
+	for (;;) {
+		bool ha = next_ident(a, &i, &va), hb = next_ident(b, &j, &vb);
+
+		if (!ha || !hb)
+			return ha == hb;
+		if (va != vb)
+			return false;
+	}
+}
+
+/*
+ * Remember @r by its key, if it is an expanded event with identity fields
+ * (all in the record).  Return: 0, or -1 when out of memory.
+ */
+static int key_remember(struct kt_trace *t, const struct kt_record *r)
+{
+	const struct kt_event *ev = r->event;
+	uint64_t h = KTRACE_KEY_SEED, v;
+	unsigned int i, n = 0;
+	struct kt_key *s;
+	uint32_t key;
+
+	if (!ev || r->id != KTRACE_ID_EXPANDED)
+		return 0;
+	for (i = 0; i < ev->nr_fields; i++) {
+		if (!(ev->fields[i].flags & KTRACE_FIELD_IDENT))
+			continue;
+		if (!kt_field_raw(&ev->fields[i], r, &v))
+			return 0;
+		h = ktrace_key_add(h, v);
+		n++;
+	}
+	if (!n)
+		return 0;
+	if (2 * (t->keys.used + 1) > t->keys.nr_slots && !keys_grow(&t->keys))
+		return -1;
+	key = ktrace_key_final(h);
+	s = key_slot(&t->keys, key);
+	if (!s->used || s->forgotten) {
+		t->keys.used += !s->used;
+		*s = (struct kt_key){ .key = key, .used = true, .rec = *r };
+	} else if (!s->ambiguous) {
+		/* The newest of an identity; two identities, none until forgotten. */
+		if (same_identity(&s->rec, r))
+			s->rec = *r;
+		else
+			s->ambiguous = true;
+	}
+	return 0;
+}
+
+const struct kt_record *kt_key_lookup(const struct kt_trace *t, const char *group,
+				      uint32_t key)
+{
+	const struct kt_key *s;
+
+	if (!t->keys.nr_slots)
+		return NULL;
+	s = key_slot(&t->keys, key);
+	if (!s->used || s->forgotten || s->ambiguous || strcmp(s->rec.event->group, group))
+		return NULL;
+	return &s->rec;
+}
+
+/*
+ * After @r is handed out: its KTRACE_FIELD_KEY_END fields end what they
+ * named, whose description is forgotten.  A key that named nothing (none,
+ * or ambiguous) stays as it is.
+ */
+static void key_forget(struct kt_trace *t, const struct kt_record *r)
+{
+	const struct kt_event *ev = r->event;
+	unsigned int i;
+	uint64_t v;
+
+	for (i = 0; ev && i < ev->nr_fields; i++) {
+		const struct kt_field *f = &ev->fields[i];
+
+		if (f->display != KTRACE_DISPLAY_KEY || !(f->flags & KTRACE_FIELD_KEY_END) ||
+		    !kt_field_raw(f, r, &v) || !kt_key_lookup(t, ev->group, (uint32_t)v))
+			continue;
+		key_slot(&t->keys, (uint32_t)v)->forgotten = true;
+	}
+}
+
 /* Where the merge is in one stream. */
 struct cursor {
 	struct kt_stream *s;
@@ -837,6 +1055,9 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
 
 	if (!cur)
 		return -1;
+	/* Keys name records of this merge only, from its start. */
+	free(t->keys.slots);
+	memset(&t->keys, 0, sizeof(t->keys));
 	/* As the ascii pipe: high then medium, CPU by CPU; ties go first. */
 	for (i = 0; i < t->nr_streams; i++) {
 		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
@@ -878,9 +1099,13 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
 		best->rec.pid = best->pid;
 		if (best->rec.event && best->rec.id == KTRACE_ID_EXPANDED)
 			learn(t, &best->rec);
-		ret = fn(t, &best->rec, arg);
+		/* As the ascii pipe: described, printed, then forgotten if ended. */
+		ret = key_remember(t, &best->rec);
+		if (!ret)
+			ret = fn(t, &best->rec, arg);
 		if (ret)
 			break;
+		key_forget(t, &best->rec);
 	}
 	free(cur);
 	return ret;

@@ -98,6 +98,36 @@ struct kt_symbol {
 	const char *name;
 };
 
+/* One decoded event, for report and stat. */
+struct kt_record {
+	unsigned int channel, cpu;
+	uint64_t clock;
+	uint64_t ns;			/* CLOCK_MONOTONIC */
+	int pid;			/* the running task */
+	unsigned int id;
+	uint32_t payload;
+	unsigned int major, minor, length;
+	const unsigned char *data;
+	struct kt_event *event;		/* NULL: unknown; stat counts in it */
+};
+
+/*
+ * The descriptions seen so far (KTRACE_FIELD_IDENT), by key: the newest
+ * record of the key's identity; or that two identities had the key
+ * (ambiguous); or that a KTRACE_FIELD_KEY_END event ended what it named
+ * (forgotten: as if never seen).  Built in time order by kt_merge().
+ */
+struct kt_key {
+	uint32_t key;
+	bool used, ambiguous, forgotten;
+	struct kt_record rec;
+};
+
+struct kt_keys {
+	struct kt_key *slots;
+	size_t nr_slots, used;
+};
+
 struct kt_trace {
 	const char *path;
 	struct kt_stream *streams;
@@ -121,19 +151,7 @@ struct kt_trace {
 	char *symbol_names;		/* what their names point into */
 	bool symbols_hidden;		/* the values are tokens ("# hidden") */
 	unsigned int warnings;
-};
-
-/* One decoded event, for report and stat. */
-struct kt_record {
-	unsigned int channel, cpu;
-	uint64_t clock;
-	uint64_t ns;			/* CLOCK_MONOTONIC */
-	int pid;			/* the running task */
-	unsigned int id;
-	uint32_t payload;
-	unsigned int major, minor, length;
-	const unsigned char *data;
-	struct kt_event *event;		/* NULL: unknown; stat counts in it */
+	struct kt_keys keys;		/* of the merge under way */
 };
 
 /* What one stream's subbuffer headers said. */
@@ -155,6 +173,19 @@ typedef int (*kt_record_fn)(struct kt_trace *t, const struct kt_record *r, void 
 int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg);
 void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
 		     struct kt_stream_stats *st, FILE *gaps);
+/*
+ * The raw bits of field @f of @r as a number, zero-extended, in *@raw;
+ * false if @r is too short for it or @f is no number.
+ */
+bool kt_field_raw(const struct kt_field *f, const struct kt_record *r, uint64_t *raw);
+/*
+ * The record that key @key names in an event of group @group
+ * (KTRACE_DISPLAY_KEY): the newest description of that key before the
+ * record being merged; NULL if there is none in @group, or if two
+ * identities had that key.
+ */
+const struct kt_record *kt_key_lookup(const struct kt_trace *t, const char *group,
+				      uint32_t key);
 
 struct kt_buf;
 /*

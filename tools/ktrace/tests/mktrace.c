@@ -5,7 +5,11 @@
  *
  *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
- *                           clock MONO REAL]
+ *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta]
+ *
+ * With "v1", the default trace in format version 1 (which it fits); with
+ * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
+ * "futurever" and "futuremeta", a trace of a version after this one.
  *
  * With "clock MONO REAL", the clock record's references are MONO and REAL
  * nanoseconds (the events' times move with MONO); with "longstr", a trace
@@ -45,6 +49,8 @@
 
 static FILE *trace, *expect;
 static const char *stream_dir;
+/* The version of the subbuffer headers and trace records written. */
+static unsigned int fmt_version = KTRACE_FORMAT_VERSION;
 
 static void section(unsigned int type, unsigned int ch, unsigned int cpu,
 		    const void *data, size_t len)
@@ -81,7 +87,7 @@ static void sb_timestamp(struct sb *s, uint64_t clock)
 static void sb_begin(struct sb *s, uint64_t seq, int pid, uint64_t clock)
 {
 	struct ktrace_subbuf_header h = {
-		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.magic = KTRACE_MAGIC, .version = fmt_version,
 		.channel = s->ch, .cpu = s->cpu, .seq = seq, .pid = pid,
 	};
 
@@ -505,6 +511,380 @@ static int longstr_trace(void)
 	return 0;
 }
 
+/*
+ * Version 2 (mktrace TRACE EXPECTED blockkeys): the block events of struct
+ * ktrace_blk_desc, described once and named by key; keys lost, named
+ * before their description, named by two identities; saturated fields;
+ * flag tables.  Two CPUs of the high channel, times interleaved.
+ */
+#define BLK_MAJOR	12
+#define VM_MAJOR	13
+#define TEST_MAJOR	14
+#define RQ_INSERT	10
+#define RQ_ISSUE	11
+#define RQ_REQUEUE	12
+#define RQ_COMPLETE	13
+#define SCHED_WAKEUP	14
+#define SYS_EXIT	15
+
+static const char *const blk_ops[] = {
+	[KTRACE_BLK_OP_READ] = "read", [KTRACE_BLK_OP_WRITE] = "write",
+	[KTRACE_BLK_OP_FLUSH] = "flush", [KTRACE_BLK_OP_DISCARD] = "discard",
+	[KTRACE_BLK_OP_SECURE_ERASE] = "secure_erase",
+	[KTRACE_BLK_OP_WRITE_ZEROES] = "write_zeroes",
+	[KTRACE_BLK_OP_ZONE_APPEND] = "zone_append", [KTRACE_BLK_OP_ZONE_MGMT] = "zone_mgmt",
+	[KTRACE_BLK_OP_DRV_IN] = "drv_in", [KTRACE_BLK_OP_DRV_OUT] = "drv_out",
+	[KTRACE_BLK_OP_OTHER] = "other",
+};
+
+static const struct ktrace_meta_enum blk_flags[] = {
+	{ KTRACE_BLK_SYNC, 0, "sync" }, { KTRACE_BLK_META, 0, "meta" },
+	{ KTRACE_BLK_PRIO, 0, "prio" }, { KTRACE_BLK_FUA, 0, "fua" },
+	{ KTRACE_BLK_PREFLUSH, 0, "preflush" }, { KTRACE_BLK_RAHEAD, 0, "rahead" },
+	{ KTRACE_BLK_BACKGROUND, 0, "background" }, { KTRACE_BLK_NOWAIT, 0, "nowait" },
+};
+
+/* The kernel's GFP names, composite masks first, and "none" for 0. */
+static const struct ktrace_meta_enum gfp_flags[] = {
+	{ 0xcc0, 0, "GFP_KERNEL" }, { 0x800, 0, "GFP_NOWAIT" }, { 0x40, 0, "__GFP_IO" },
+	{ 0x80, 0, "__GFP_FS" }, { 0x100, 0, "__GFP_ZERO" },
+	{ 0x400, 0, "__GFP_DIRECT_RECLAIM" }, { 0x800, 0, "__GFP_KSWAPD_RECLAIM" },
+	{ 0, 0, "none" },
+};
+
+static void meta_blk_desc(unsigned int major, unsigned int minor, const char *group,
+			  const char *name)
+{
+	unsigned int i;
+
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, major,
+		   minor, 5, 0, group, name);
+	meta_field("dev", 8, 4, KTRACE_DISPLAY_DEV, KTRACE_FIELD_IDENT, 0);
+	meta_field("sector", 0, 8, KTRACE_DISPLAY_DEC, KTRACE_FIELD_IDENT, 0);
+	meta_field("nr_sector", 12, 2, KTRACE_DISPLAY_DEC,
+		   KTRACE_FIELD_IDENT | KTRACE_FIELD_SATURATES, 0);
+	meta_field("op", 14, 1, KTRACE_DISPLAY_ENUM, KTRACE_FIELD_IDENT, 11);
+	for (i = 0; i < ARRAY_SIZE(blk_ops); i++) {
+		struct ktrace_meta_enum e = { .value_lo = i };
+
+		if (!blk_ops[i])
+			continue;
+		memcpy(e.name, blk_ops[i], strlen(blk_ops[i]));
+		meta(KTRACE_META_ENUM, &e, sizeof(e));
+	}
+	meta_field("flags", 15, 1, KTRACE_DISPLAY_FLAGS, 0, ARRAY_SIZE(blk_flags));
+	for (i = 0; i < ARRAY_SIZE(blk_flags); i++)
+		meta(KTRACE_META_ENUM, &blk_flags[i], sizeof(blk_flags[i]));
+}
+
+/* A request event; with @end, the request ends with it (rq_complete). */
+static void meta_rq(unsigned int id, const char *name, bool end)
+{
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, id, 0, 0, 1, 0, "block", name);
+	meta_field("rq", 0, 32, KTRACE_DISPLAY_KEY, end ? KTRACE_FIELD_KEY_END : 0, 0);
+}
+
+/* The key of a struct ktrace_blk_desc: dev, sector, nr_sector, op, in field order. */
+static uint32_t blk_key(const struct ktrace_blk_desc *d)
+{
+	uint64_t h = KTRACE_KEY_SEED;
+
+	h = ktrace_key_add(h, d->dev);
+	h = ktrace_key_add(h, d->sector);
+	h = ktrace_key_add(h, d->nr_sector);
+	h = ktrace_key_add(h, d->op);
+	return ktrace_key_final(h);
+}
+
+/* block:NAME's fields as report prints them. */
+static void blk_text(char *buf, size_t size, const struct ktrace_blk_desc *d,
+		     const char *nr, const char *flags)
+{
+	snprintf(buf, size, "dev=%u:%u sector=%llu nr_sector=%s op=%s flags=%s", d->dev >> 20,
+		 d->dev & 0xfffff, (unsigned long long)d->sector, nr, blk_ops[d->op], flags);
+}
+
+static void blk_desc(struct sb *s, unsigned int minor, const char *name, uint64_t clock,
+		     const struct ktrace_blk_desc *d, const char *nr, const char *flags)
+{
+	char text[256], fields[200];
+
+	sb_expanded(s, BLK_MAJOR, minor, clock, d, sizeof(*d));
+	blk_text(fields, sizeof(fields), d, nr, flags);
+	snprintf(text, sizeof(text), "block:%s %s", name, fields);
+	line(clock, s->cpu, "<idle>-0", text);
+}
+
+/* A compact request event; @fields what rq prints as (NULL: unknown). */
+static void blk_rq(struct sb *s, unsigned int id, const char *name, uint64_t clock,
+		   uint32_t key, const char *fields)
+{
+	char text[256];
+
+	sb_compact(s, id, clock, key);
+	if (fields)
+		snprintf(text, sizeof(text), "block:%s %s", name, fields);
+	else
+		snprintf(text, sizeof(text), "block:%s rq=unknown:0x%08x", name, key);
+	line(clock, s->cpu, "<idle>-0", text);
+}
+
+struct key_sector {
+	uint32_t key;
+	uint64_t sector;
+};
+
+static int key_sector_cmp(const void *a, const void *b)
+{
+	const struct key_sector *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->sector > y->sector) - (x->sector < y->sector);
+}
+
+/*
+ * Two identities of one key: sectors @a and @b of @d's dev, nr_sector and
+ * op, found by the birthday bound among 2^18 sectors (some 8 pairs are
+ * expected; the search is the same every time).
+ */
+static void colliding_sectors(struct ktrace_blk_desc d, __u64 *a, __u64 *b)
+{
+	size_t i, n = 1 << 18;
+	struct key_sector *ks = calloc(n, sizeof(*ks));
+
+	for (i = 0; ks && i < n; i++) {
+		d.sector = 1000000 + i;
+		ks[i].key = blk_key(&d);
+		ks[i].sector = d.sector;
+	}
+	if (ks)
+		qsort(ks, n, sizeof(*ks), key_sector_cmp);
+	for (i = 1; ks && i < n; i++) {
+		if (ks[i].key == ks[i - 1].key) {
+			*a = ks[i - 1].sector;
+			*b = ks[i].sector;
+			free(ks);
+			return;
+		}
+	}
+	fprintf(stderr, "mktrace: no two sectors of one key\n");
+	exit(1);
+}
+
+static int blockkeys_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 2,
+	};
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	struct sb c1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	struct ktrace_blk_desc w = { 2048, 8 << 20, 8, KTRACE_BLK_OP_WRITE, KTRACE_BLK_SYNC };
+	struct ktrace_blk_desc lost = { 999, 8 << 20 | 16, 16, KTRACE_BLK_OP_READ, 0 };
+	struct ktrace_blk_desc big = {
+		4096, 8 << 20, 65535, KTRACE_BLK_OP_READ, KTRACE_BLK_META | KTRACE_BLK_PRIO
+	};
+	struct ktrace_blk_desc ca = { 0, 8 << 20 | 32, 8, KTRACE_BLK_OP_READ, KTRACE_BLK_RAHEAD };
+	struct ktrace_blk_desc cb = ca;
+	struct ktrace_blk_desc late = { 77, 259 << 20 | 1, 1, KTRACE_BLK_OP_FLUSH,
+					KTRACE_BLK_PREFLUSH | KTRACE_BLK_FUA };
+	struct ktrace_blk_desc other = { 5, 8 << 20 | 48, 8, KTRACE_BLK_OP_WRITE, 0 };
+	struct ktrace_blk_status st = { blk_key(&w), 4096, -5 };
+	unsigned char ex[16], trig[24];
+	char wtext[200], btext[200], atext[200], ltext[200], otext[420], text[400];
+	uint32_t u, gfp;
+	unsigned int i;
+
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(SB_HIGH);
+	c1.buf = malloc(SB_HIGH);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 0, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_blk_desc(BLK_MAJOR, 1, "block", "bio_queue");
+	meta_blk_desc(BLK_MAJOR, 2, "block", "bio_split");
+	meta_blk_desc(BLK_MAJOR, 3, "block", "rq_describe");
+	meta_rq(RQ_INSERT, "rq_insert", false);
+	meta_rq(RQ_ISSUE, "rq_issue", false);
+	meta_rq(RQ_REQUEUE, "rq_requeue", false);
+	meta_rq(RQ_COMPLETE, "rq_complete", true);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, BLK_MAJOR, 4,
+		   3, 0, "block", "rq_status");
+	meta_field("rq", 0, 4, KTRACE_DISPLAY_KEY, KTRACE_FIELD_KEY_END, 0);
+	meta_field("bytes", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("error", 8, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, SCHED_WAKEUP, 0, 0, 2, 0, "sched",
+		   "sched_wakeup");
+	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("cpu", 22, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, SYS_EXIT, 0, 0, 2, 0, "syscalls",
+		   "sys_exit");
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("ret", 10, 22, KTRACE_DISPLAY_DEC,
+		   KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, VM_MAJOR, 1,
+		   2, 0, "vm", "direct_reclaim_begin");
+	meta_field("order", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("gfp_flags", 4, 4, KTRACE_DISPLAY_FLAGS, 0, ARRAY_SIZE(gfp_flags));
+	for (i = 0; i < ARRAY_SIZE(gfp_flags); i++)
+		meta(KTRACE_META_ENUM, &gfp_flags[i], sizeof(gfp_flags[i]));
+	/* The same identity in another group: another identity. */
+	meta_blk_desc(TEST_MAJOR, 1, "test", "desc");
+	/* A trigger record, for report -r's two passes. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
+		   "ktrace", "trigger");
+	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+
+	sb_begin(&med, 0, 0, 1255);
+	memset(trig, 0, sizeof(trig));
+	memcpy(trig, "user", 4);
+	memcpy(trig + 16, "late", 4);
+	sb_expanded(&med, 1, 1, 1255, trig, sizeof(trig));
+	line(1255, 0, "<idle>-0", "ktrace:trigger trigger=\"user\" reason=\"late\"");
+	sb_end(&med, 0);
+	sb_flush(&med);
+
+	sb_begin(&c0, 0, 0, 1100);
+	sb_begin(&c1, 0, 0, 1100);
+	/* Described on CPU 0, issued on CPU 1, ended by a status: forgotten. */
+	blk_desc(&c0, 1, "bio_queue", 1100, &w, "8", "sync");
+	blk_text(wtext, sizeof(wtext), &w, "8", "sync");
+	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1110, blk_key(&w), wtext);
+	sb_expanded(&c0, BLK_MAJOR, 4, 1120, &st, sizeof(st));
+	snprintf(text, sizeof(text), "block:rq_status %s bytes=4096 error=-5", wtext);
+	line(1120, 0, "<idle>-0", text);
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1130, blk_key(&w), NULL);
+	/* The same identity described again: a new request, until its end. */
+	w.flags |= KTRACE_BLK_FUA;
+	blk_desc(&c0, 1, "bio_queue", 1132, &w, "8", "sync|fua");
+	blk_text(wtext, sizeof(wtext), &w, "8", "sync|fua");
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1134, blk_key(&w), wtext);
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1136, blk_key(&w), NULL);
+	/* Its description lost. */
+	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1140, blk_key(&lost), NULL);
+	/* One identity twice (flags differ): still known, as the newest. */
+	blk_desc(&c0, 3, "rq_describe", 1150, &big, ">=65535", "meta|prio");
+	big.flags = 0;
+	blk_desc(&c1, 1, "bio_queue", 1160, &big, ">=65535", "0");
+	blk_text(btext, sizeof(btext), &big, ">=65535", "0");
+	blk_rq(&c0, RQ_INSERT, "rq_insert", 1170, blk_key(&big), btext);
+	/*
+	 * Two identities of one key: known after the first, then unknown for
+	 * good, an end and a new description included.
+	 */
+	colliding_sectors(ca, &ca.sector, &cb.sector);
+	blk_desc(&c1, 1, "bio_queue", 1180, &ca, "8", "rahead");
+	blk_text(atext, sizeof(atext), &ca, "8", "rahead");
+	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1190, blk_key(&ca), atext);
+	blk_desc(&c1, 2, "bio_split", 1200, &cb, "8", "rahead");
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1210, blk_key(&ca), NULL);
+	blk_desc(&c1, 1, "bio_queue", 1220, &ca, "8", "rahead");
+	blk_rq(&c0, RQ_REQUEUE, "rq_requeue", 1230, blk_key(&ca), NULL);
+	/* Named on CPU 1 before CPU 0 describes it: unknown, then known. */
+	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1240, blk_key(&late), NULL);
+	blk_desc(&c0, 1, "bio_queue", 1250, &late, "1", "fua|preflush");
+	blk_text(ltext, sizeof(ltext), &late, "1", "fua|preflush");
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1260, blk_key(&late), ltext);
+	/* The same values in another group: two identities of one key. */
+	blk_desc(&c0, 1, "bio_queue", 1270, &other, "8", "0");
+	sb_expanded(&c1, TEST_MAJOR, 1, 1275, &other, sizeof(other));
+	blk_text(text, sizeof(text), &other, "8", "0");
+	snprintf(otext, sizeof(otext), "test:desc %s", text);
+	line(1275, 1, "<idle>-0", otext);
+	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1280, blk_key(&other), NULL);
+
+	/* Saturated: a CPU of 10 bits, a return value of 22 signed bits. */
+	sb_compact(&c1, SCHED_WAKEUP, 1300, 1023U << 22 | 123);
+	line(1300, 1, "<idle>-0", "sched:sched_wakeup pid=123 cpu=>=1023");
+	sb_compact(&c1, SCHED_WAKEUP, 1310, 1022U << 22 | 124);
+	line(1310, 1, "<idle>-0", "sched:sched_wakeup pid=124 cpu=1022");
+	u = (uint32_t)(-2097152 * 1024) | 3;
+	sb_compact(&c0, SYS_EXIT, 1320, u);
+	line(1320, 0, "<idle>-0", "syscalls:sys_exit nr=3 ret=<=-2097152");
+	sb_compact(&c0, SYS_EXIT, 1330, 2097151U << 10 | 4);
+	line(1330, 0, "<idle>-0", "syscalls:sys_exit nr=4 ret=>=2097151");
+	u = (uint32_t)(-2097151 * 1024) | 5;
+	sb_compact(&c0, SYS_EXIT, 1340, u);
+	line(1340, 0, "<idle>-0", "syscalls:sys_exit nr=5 ret=-2097151");
+
+	/* Flags: a composite mask first, then single bits, then the rest. */
+	memset(ex, 0, sizeof(ex));
+	gfp = 0xcc0 | 0x100 | 0x10000000;
+	memcpy(ex, &(uint32_t){ 2 }, 4);
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(&c1, VM_MAJOR, 1, 1350, ex, 8);
+	line(1350, 1, "<idle>-0",
+	     "vm:direct_reclaim_begin order=2 gfp_flags=GFP_KERNEL|__GFP_ZERO|0x10000000");
+	gfp = 0x400 | 0x40;
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(&c1, VM_MAJOR, 1, 1360, ex, 8);
+	line(1360, 1, "<idle>-0",
+	     "vm:direct_reclaim_begin order=2 gfp_flags=__GFP_IO|__GFP_DIRECT_RECLAIM");
+	gfp = 0;
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(&c1, VM_MAJOR, 1, 1370, ex, 8);
+	line(1370, 1, "<idle>-0", "vm:direct_reclaim_begin order=2 gfp_flags=none");
+	gfp = 0xc00;
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(&c1, VM_MAJOR, 1, 1380, ex, 8);
+	line(1380, 1, "<idle>-0",
+	     "vm:direct_reclaim_begin order=2 gfp_flags=GFP_NOWAIT|__GFP_DIRECT_RECLAIM");
+	sb_end(&c0, 0);
+	sb_end(&c1, 0);
+	sb_flush(&c0);
+	sb_flush(&c1);
+	section(KTF_UNAME, 0, 0, "Linux synthetic\n", 16);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
+/*
+ * A trace of the next version (mktrace TRACE EXPECTED futurever), which
+ * this tool must refuse; with futuremeta, only its trace record says so.
+ */
+static int future_trace(bool headers)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION + 1,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1, .nr_records = 1,
+	};
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+
+	if (headers)
+		fmt_version = KTRACE_FORMAT_VERSION + 1;
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 0, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	sb_end(&low, 0);
+	sb_flush(&low);
+	sb_begin(&c0, 0, 0, 1100);
+	sb_compact(&c0, 3, 1100, 1);
+	sb_end(&c0, 0);
+	sb_flush(&c0);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -530,7 +910,8 @@ int main(int argc, char **argv)
 
 	if (argc >= 4 && (!strcmp(argv[3], "symbols") || !strcmp(argv[3], "badsymbols") ||
 			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers") ||
-			  !strcmp(argv[3], "longstr"))) {
+			  !strcmp(argv[3], "longstr") || !strcmp(argv[3], "blockkeys") ||
+			  !strcmp(argv[3], "futurever") || !strcmp(argv[3], "futuremeta"))) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
 		if (!trace || !expect) {
@@ -543,10 +924,19 @@ int main(int argc, char **argv)
 			return symbols_trace(false, argv + 4, argc - 4);
 		if (!strcmp(argv[3], "longstr"))
 			return longstr_trace();
+		if (!strcmp(argv[3], "blockkeys"))
+			return blockkeys_trace();
+		if (!strcmp(argv[3], "futurever"))
+			return future_trace(true);
+		if (!strcmp(argv[3], "futuremeta"))
+			return future_trace(false);
 		return symbols_trace(!strcmp(argv[3], "badsymbols"), NULL, 0);
 	} else if (argc == 6 && !strcmp(argv[3], "clock")) {
 		mc.ref_mono_ns = strtoull(argv[4], NULL, 0);
 		mc.ref_real_ns = strtoull(argv[5], NULL, 0);
+	} else if (argc == 4 && !strcmp(argv[3], "v1")) {
+		/* The same trace in format version 1, which it fits. */
+		fmt_version = 1;
 	} else if (argc == 4 && !strcmp(argv[3], "notrigger")) {
 		with_trigger = false;
 	} else if (argc == 4 && !strcmp(argv[3], "norealtime")) {
@@ -562,7 +952,8 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|longstr|\n"
 			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
-			"                              clock MONO REAL]\n");
+			"                              clock MONO REAL|v1|blockkeys|futurever|\n"
+			"                              futuremeta]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");
@@ -571,6 +962,7 @@ int main(int argc, char **argv)
 		perror("mktrace");
 		return 1;
 	}
+	mt.version = fmt_version;
 	low.buf = malloc(SB_LOW);
 	high.buf = malloc(SB_HIGH);
 	med.buf = malloc(SB_MEDIUM);

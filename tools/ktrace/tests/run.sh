@@ -157,11 +157,12 @@ head -c 5000 "$tmp/s.dat" >"$tmp/trunc"
 check "a truncated file: warned with the offset, the rest decoded" 0 'foo:bits' \
 	'offset [0-9]+: warning: section of [0-9]+ bytes, only [0-9]+ left' -- report "$tmp/trunc"
 
-# Cut and bit-flipped copies of both traces: a clean exit (0 or 1), never a
+# Cut and bit-flipped copies of the traces: a clean exit (0 or 1), never a
 # crash or a hang.
 bad=0
 tries=0
-for f in "$tmp/s.dat" "$(dirname "$0")/corpus/guest-marks.dat"; do
+for f in "$tmp/s.dat" "$(dirname "$0")/corpus/guest-marks.dat" \
+	 "$(dirname "$0")/corpus/blockkeys.dat"; do
 	size=$(wc -c <"$f")
 	for cut in 0 7 16 40 64 100 500 1000 1500 3000 9000 20000 70000; do
 		[ "$cut" -lt "$size" ] || continue

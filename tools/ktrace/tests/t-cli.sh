@@ -433,7 +433,7 @@ check "help help: the general help" 0 "^usage: ktrace" "" -- help 'help'
 check "help bogus: a usage error" 2 '' "ktrace help: unknown command 'bogus'" \
 	-- help bogus
 check "help lists list" 0 '^  list +list the events' '' -- help
-vre='^ktrace [0-9]+\.[0-9]+ \(trace files of format 1, records of format [0-9]+\)$'
+vre='^ktrace [0-9]+\.[0-9]+ \(trace files of format 1, records of formats 1 to 2\)$'
 check "--version: the tool and the trace file format" 0 "$vre" '' -- --version
 
 # make install: the tool, the man page from the documentation (rst2man),
