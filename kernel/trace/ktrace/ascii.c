@@ -293,20 +293,25 @@ static void ascii_flags(struct seq_buf *s, const struct ktrace_field *f, u64 v)
 	const char *sep = "";
 	unsigned int i;
 
-	for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
-		if (!v && !e->value) {
-			seq_buf_printf(s, "%s", e->name);
-			return;
+	if (!v) {
+		/* Only 0 itself is named by an entry of value 0. */
+		for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
+			if (!e->value) {
+				seq_buf_printf(s, "%s", e->name);
+				return;
+			}
 		}
+		seq_buf_printf(s, "0");
+		return;
+	}
+	for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
 		if (e->value && ((u64)e->value & v) == (u64)e->value) {
 			seq_buf_printf(s, "%s%s", sep, e->name);
 			sep = "|";
 			v &= ~(u64)e->value;
 		}
 	}
-	if (!v && !*sep)
-		seq_buf_printf(s, "0");
-	else if (v)
+	if (v)
 		seq_buf_printf(s, "%s0x%llx", sep, v);
 }
 

@@ -284,7 +284,7 @@ static void format_ascii_cut_test(struct kunit *test)
 /* ---- the ascii pipe's fields: flag tables, saturation, keys ---------- */
 
 static const struct ktrace_enum_value kt_test_flag_values[] = {
-	{ 3, "ab" }, { 1, "a" }, { 4, "c" },
+	{ 3, "ab" }, { 1, "a" }, { 4, "c" }, { 0, "none" },
 };
 
 static const struct ktrace_enum_value kt_test_op_values[] = {
@@ -428,7 +428,7 @@ static void format_ascii_keys_test(struct kunit *test)
 			   " dev=8:0 sector=800 nr_sector=>=65535 op=write flags=a|c|0x18");
 	d.flags = 0;
 	KUNIT_EXPECT_STREQ(test, DESC(a, &d, buf),
-			   " dev=8:0 sector=800 nr_sector=>=65535 op=write flags=0");
+			   " dev=8:0 sector=800 nr_sector=>=65535 op=write flags=none");
 
 	/* The same identity twice stays known; a second identity: unknown. */
 	key = kt_test_key(&c1);
@@ -436,7 +436,7 @@ static void format_ascii_keys_test(struct kunit *test)
 	DESC(a, &c1, buf);
 	DESC(a, &c1, buf);
 	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf),
-			   " dev=8:0 sector=1018177 nr_sector=8 op=write flags=0");
+			   " dev=8:0 sector=1018177 nr_sector=8 op=write flags=none");
 	DESC(a, &c2, buf);
 	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf), want);
 	DESC(a, &c1, buf);
