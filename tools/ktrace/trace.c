@@ -788,6 +788,7 @@ static void learn(struct kt_trace *t, const struct kt_record *r)
 	const struct kt_field *pidf = NULL, *commf = NULL;
 	struct kt_task *n;
 	unsigned int i;
+	size_t len;
 	uint32_t pid;
 
 	for (i = 0; i < ev->nr_fields; i++) {
@@ -799,10 +800,11 @@ static void learn(struct kt_trace *t, const struct kt_record *r)
 			 (!strcmp(f->name, "child_pid") || (!pidf && !strcmp(f->name, "pid"))))
 			pidf = f;
 	}
-	if (!pidf || !commf || !commf->size ||
-	    (size_t)pidf->offset + sizeof(pid) > r->length ||
+	if (!pidf || !commf || (size_t)pidf->offset + sizeof(pid) > r->length ||
 	    (size_t)commf->offset + commf->size > r->length)
 		return;
+	/* A sized comm, or one to the end of the payload (fork, comm). */
+	len = commf->size ? commf->size : r->length - commf->offset;
 	if (!t->names) {
 		t->names = calloc(KT_NAMES, sizeof(*t->names));
 		if (!t->names)
@@ -812,7 +814,7 @@ static void learn(struct kt_trace *t, const struct kt_record *r)
 	n = &t->names[pid & (KT_NAMES - 1)];
 	n->pid = pid;
 	memset(n->comm, 0, sizeof(n->comm));
-	memcpy(n->comm, r->data + commf->offset, commf->size < 15 ? commf->size : 15);
+	memcpy(n->comm, r->data + commf->offset, len < 15 ? len : 15);
 }
 
 const char *kt_comm(const struct kt_trace *t, int pid)
@@ -961,13 +963,15 @@ static int key_remember(struct kt_trace *t, const struct kt_record *r)
 	s = key_slot(&t->keys, key);
 	if (!s->used || s->forgotten) {
 		t->keys.used += !s->used;
-		*s = (struct kt_key){ .key = key, .used = true, .rec = *r };
+		*s = (struct kt_key){ .key = key, .open = 1, .used = true, .rec = *r };
 	} else if (!s->ambiguous) {
 		/* The newest of an identity; two identities, none until forgotten. */
-		if (same_identity(&s->rec, r))
+		if (same_identity(&s->rec, r)) {
 			s->rec = *r;
-		else
+			s->open++;
+		} else {
 			s->ambiguous = true;
+		}
 	}
 	return 0;
 }
@@ -987,12 +991,13 @@ const struct kt_record *kt_key_lookup(const struct kt_trace *t, const char *grou
 
 /*
  * After @r is handed out: its KTRACE_FIELD_KEY_END fields end what they
- * named, whose description is forgotten.  A key that named nothing (none,
- * or ambiguous) stays as it is.
+ * named, whose description is forgotten with the last object it
+ * describes.  A key that named nothing (none, or ambiguous) stays as it is.
  */
 static void key_forget(struct kt_trace *t, const struct kt_record *r)
 {
 	const struct kt_event *ev = r->event;
+	struct kt_key *s;
 	unsigned int i;
 	uint64_t v;
 
@@ -1002,7 +1007,9 @@ static void key_forget(struct kt_trace *t, const struct kt_record *r)
 		if (f->display != KTRACE_DISPLAY_KEY || !(f->flags & KTRACE_FIELD_KEY_END) ||
 		    !kt_field_raw(f, r, &v) || !kt_key_lookup(t, ev->group, (uint32_t)v))
 			continue;
-		key_slot(&t->keys, (uint32_t)v)->forgotten = true;
+		s = key_slot(&t->keys, (uint32_t)v);
+		if (!--s->open)
+			s->forgotten = true;
 	}
 }
 

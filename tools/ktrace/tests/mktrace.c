@@ -686,6 +686,7 @@ static int blockkeys_trace(void)
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	struct ktrace_blk_desc w = { 2048, 8 << 20, 8, KTRACE_BLK_OP_WRITE, KTRACE_BLK_SYNC };
 	struct ktrace_blk_desc lost = { 999, 8 << 20 | 16, 16, KTRACE_BLK_OP_READ, 0 };
+	struct ktrace_blk_desc two = { 6144, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
 	struct ktrace_blk_desc big = {
 		4096, 8 << 20, 65535, KTRACE_BLK_OP_READ, KTRACE_BLK_META | KTRACE_BLK_PRIO
 	};
@@ -697,6 +698,7 @@ static int blockkeys_trace(void)
 	struct ktrace_blk_status st = { blk_key(&w), 4096, -5 };
 	unsigned char ex[16], trig[24];
 	char wtext[200], btext[200], atext[200], ltext[200], otext[420], text[400];
+	char ttext[200];
 	uint32_t u, gfp;
 	unsigned int i;
 
@@ -773,6 +775,13 @@ static int blockkeys_trace(void)
 	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1136, blk_key(&w), NULL);
 	/* Its description lost. */
 	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1140, blk_key(&lost), NULL);
+	/* Two requests of one identity in flight: named until both ended. */
+	blk_desc(&c1, 1, "bio_queue", 1142, &two, "8", "0");
+	blk_desc(&c1, 1, "bio_queue", 1143, &two, "8", "0");
+	blk_text(ttext, sizeof(ttext), &two, "8", "0");
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1144, blk_key(&two), ttext);
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1145, blk_key(&two), ttext);
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1146, blk_key(&two), NULL);
 	/* One identity twice (flags differ): still known, as the newest. */
 	blk_desc(&c0, 3, "rq_describe", 1150, &big, ">=65535", "meta|prio");
 	big.flags = 0;

@@ -86,6 +86,11 @@ cat >"$tmp/bk.want" <<'EOF'
 5.000006860 1 <idle>-0 block:rq_complete dev=8:0 sector=2048 nr_sector=8 op=write flags=sync|fua
 5.000006963 1 <idle>-0 block:rq_complete rq=unknown:0x8470be42
 5.000007168 0 <idle>-0 block:rq_issue rq=unknown:0x614c84f9
+5.000007270 1 <idle>-0 block:bio_queue dev=8:0 sector=6144 nr_sector=8 op=write flags=0
+5.000007321 1 <idle>-0 block:bio_queue dev=8:0 sector=6144 nr_sector=8 op=write flags=0
+5.000007372 0 <idle>-0 block:rq_complete dev=8:0 sector=6144 nr_sector=8 op=write flags=0
+5.000007424 0 <idle>-0 block:rq_complete dev=8:0 sector=6144 nr_sector=8 op=write flags=0
+5.000007475 0 <idle>-0 block:rq_complete rq=unknown:0x7ee50dd1
 5.000007680 0 <idle>-0 block:rq_describe dev=8:0 sector=4096 nr_sector=>=65535 op=read flags=meta|prio
 5.000008192 1 <idle>-0 block:bio_queue dev=8:0 sector=4096 nr_sector=>=65535 op=read flags=0
 5.000008704 0 <idle>-0 block:rq_insert dev=8:0 sector=4096 nr_sector=>=65535 op=read flags=0
