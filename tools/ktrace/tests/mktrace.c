@@ -525,6 +525,8 @@ static int longstr_trace(void)
 #define RQ_REQUEUE	12
 #define RQ_COMPLETE	13
 #define SCHED_WAKEUP	14
+#define SCHED_SWITCH	16
+#define FORK_MAJOR	9
 #define SYS_EXIT	15
 
 static const char *const blk_ops[] = {
@@ -696,7 +698,7 @@ static int blockkeys_trace(void)
 					KTRACE_BLK_PREFLUSH | KTRACE_BLK_FUA };
 	struct ktrace_blk_desc other = { 5, 8 << 20 | 48, 8, KTRACE_BLK_OP_WRITE, 0 };
 	struct ktrace_blk_status st = { blk_key(&w), 4096, -5 };
-	unsigned char ex[16], trig[24];
+	unsigned char ex[20], trig[24];
 	char wtext[200], btext[200], atext[200], ltext[200], otext[420], text[400];
 	char ttext[200];
 	uint32_t u, gfp;
@@ -738,6 +740,16 @@ static int blockkeys_trace(void)
 	meta_field("gfp_flags", 4, 4, KTRACE_DISPLAY_FLAGS, 0, ARRAY_SIZE(gfp_flags));
 	for (i = 0; i < ARRAY_SIZE(gfp_flags); i++)
 		meta(KTRACE_META_ENUM, &gfp_flags[i], sizeof(gfp_flags[i]));
+	/* A fork naming its child with the comm to the end of the payload. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, FORK_MAJOR, 1,
+		   4, 0, "sched", "fork");
+	meta_field("parent_pid", 0, 4, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("child_pid", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("child_tgid", 8, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("comm", 12, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, SCHED_SWITCH, 0, 0, 1,
+		   KTRACE_EVENT_PID_IS_CURRENT, "sched", "switch");
+	meta_field("next_pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
 	/* The same identity in another group: another identity. */
 	meta_blk_desc(TEST_MAJOR, 1, "test", "desc");
 	/* A trigger record, for report -r's two passes. */
@@ -849,6 +861,15 @@ static int blockkeys_trace(void)
 	sb_expanded(&c1, VM_MAJOR, 1, 1380, ex, 8);
 	line(1380, 1, "<idle>-0",
 	     "vm:direct_reclaim_begin order=2 gfp_flags=GFP_NOWAIT|__GFP_DIRECT_RECLAIM");
+	/* The child named by its fork's comm, "worker" and its padding. */
+	memset(ex, 0, sizeof(ex));
+	memcpy(ex, (uint32_t[]){ 1, 77, 77 }, 12);
+	memcpy(ex + 12, "worker", 6);
+	sb_expanded(&c1, FORK_MAJOR, 1, 1390, ex, 18);
+	line(1390, 1, "<idle>-0",
+	     "sched:fork parent_pid=1 child_pid=77 child_tgid=77 comm=\"worker\"");
+	sb_compact(&c1, SCHED_SWITCH, 1395, 77);
+	line(1395, 1, "worker-77", "sched:switch next_pid=77");
 	sb_end(&c0, 0);
 	sb_end(&c1, 0);
 	sb_flush(&c0);

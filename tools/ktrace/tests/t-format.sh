@@ -116,6 +116,8 @@ cat >"$tmp/bk.want" <<'EOF'
 5.000018432 1 <idle>-0 vm:direct_reclaim_begin order=2 gfp_flags=__GFP_IO|__GFP_DIRECT_RECLAIM
 5.000018944 1 <idle>-0 vm:direct_reclaim_begin order=2 gfp_flags=none
 5.000019456 1 <idle>-0 vm:direct_reclaim_begin order=2 gfp_flags=GFP_NOWAIT|__GFP_DIRECT_RECLAIM
+5.000019968 1 <idle>-0 sched:fork parent_pid=1 child_pid=77 child_tgid=77 comm="worker"
+5.000020224 1 worker-77 sched:switch next_pid=77
 EOF
 fmt_report "version 2: keys, flags and saturated values, as the ascii pipe prints them" \
 	"$tmp/bk.want" all -- report "$tmp/bk.dat"
