@@ -963,15 +963,13 @@ static int key_remember(struct kt_trace *t, const struct kt_record *r)
 	s = key_slot(&t->keys, key);
 	if (!s->used || s->forgotten) {
 		t->keys.used += !s->used;
-		*s = (struct kt_key){ .key = key, .open = 1, .used = true, .rec = *r };
+		*s = (struct kt_key){ .key = key, .used = true, .rec = *r };
 	} else if (!s->ambiguous) {
 		/* The newest of an identity; two identities, none until forgotten. */
-		if (same_identity(&s->rec, r)) {
+		if (same_identity(&s->rec, r))
 			s->rec = *r;
-			s->open++;
-		} else {
+		else
 			s->ambiguous = true;
-		}
 	}
 	return 0;
 }
@@ -991,13 +989,12 @@ const struct kt_record *kt_key_lookup(const struct kt_trace *t, const char *grou
 
 /*
  * After @r is handed out: its KTRACE_FIELD_KEY_END fields end what they
- * named, whose description is forgotten with the last object it
- * describes.  A key that named nothing (none, or ambiguous) stays as it is.
+ * named, whose description is forgotten.  A key that named nothing (none,
+ * or ambiguous) stays as it is.
  */
 static void key_forget(struct kt_trace *t, const struct kt_record *r)
 {
 	const struct kt_event *ev = r->event;
-	struct kt_key *s;
 	unsigned int i;
 	uint64_t v;
 
@@ -1007,9 +1004,7 @@ static void key_forget(struct kt_trace *t, const struct kt_record *r)
 		if (f->display != KTRACE_DISPLAY_KEY || !(f->flags & KTRACE_FIELD_KEY_END) ||
 		    !kt_field_raw(f, r, &v) || !kt_key_lookup(t, ev->group, (uint32_t)v))
 			continue;
-		s = key_slot(&t->keys, (uint32_t)v);
-		if (!--s->open)
-			s->forgotten = true;
+		key_slot(&t->keys, (uint32_t)v)->forgotten = true;
 	}
 }
 

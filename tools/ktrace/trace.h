@@ -113,15 +113,12 @@ struct kt_record {
 
 /*
  * The descriptions seen so far (KTRACE_FIELD_IDENT), by key: the newest
- * record of the key's identity and how many objects it describes that no
- * KTRACE_FIELD_KEY_END event ended yet (open: two requests of one
- * identity can be in flight); or that two identities had the key
- * (ambiguous); or that the last of them ended (forgotten: as if never
- * seen).  Built in time order by kt_merge().
+ * record of the key's identity; or that two identities had the key
+ * (ambiguous); or that a KTRACE_FIELD_KEY_END event ended what it named
+ * (forgotten: as if never seen).  Built in time order by kt_merge().
  */
 struct kt_key {
 	uint32_t key;
-	unsigned int open;
 	bool used, ambiguous, forgotten;
 	struct kt_record rec;
 };

@@ -157,7 +157,8 @@ struct ktrace_subbuf_header {
  * values.  A field of display KTRACE_DISPLAY_FLAGS is followed the same
  * way by its flag table: each value is a mask, printed as its name when
  * all its bits are set, in table order, the bits it names then cleared
- * (ftrace's __print_flags()); bits no entry names print as hexadecimal.
+ * (ftrace's __print_flags()); bits no entry names print as hexadecimal;
+ * an entry of value 0 names the value 0 only.
  */
 #define KTRACE_META_MAJOR	0
 #define KTRACE_NAME_LEN		32
@@ -326,11 +327,12 @@ enum ktrace_display {
 #define KTRACE_FIELD_SATURATES	(1U << 3)
 /*
  * On a KTRACE_DISPLAY_KEY field: the object the key names ends with this
- * event (a request completes).  A decoder counts the descriptions of each
- * identity and the ends of its key, and forgets the description once the
- * event that ends the last one is printed.  Every new object is described
- * again, so descriptions do not outlive their objects, and a key whose
- * description was lost cannot match a stale one of another identity.
+ * event (a request completes), and a decoder forgets its description once
+ * the event is printed.  Every new object is described again, so
+ * descriptions do not outlive their objects, and a key whose description
+ * was lost cannot match a stale one.  (Two objects of one identity at
+ * once: the second is unknown after the first ended, unless described
+ * again.)
  */
 #define KTRACE_FIELD_KEY_END	(1U << 4)
 
@@ -391,8 +393,8 @@ static __inline__ __u32 ktrace_key_final(__u64 h)
 
 /*
  * Block requests.  struct ktrace_blk_desc describes a bio or request
- * (block:bio_queue, block:bio_split, block:rq_describe); dev, sector,
- * nr_sector and op are its identity, whose key the 8-byte request events
+ * (block:bio_queue, block:bio_split, block:rq_describe); all its fields
+ * are its identity, whose key the 8-byte request events
  * (block:rq_insert, rq_issue, rq_requeue, rq_complete) carry.  Operations
  * and flags are translated to the stable values below, as blktrace's
  * BLK_TC_* are, rather than copied from the kernel's REQ_* bits, which
@@ -424,10 +426,11 @@ enum ktrace_blk_op {
 
 /**
  * struct ktrace_blk_desc - a block request, 16 bytes
- * @sector: first sector (512 bytes), on the whole disk
+ * @sector: first sector (512 bytes), on the whole disk; 0 for passthrough
+ *	and flush requests, as blktrace records them
  * @dev: the disk's dev_t, major << 20 | minor as the kernel's dev_t
- * @nr_sector: sectors (512 bytes); 65535 means 65535 or more
- *	(KTRACE_FIELD_SATURATES)
+ * @nr_sector: sectors (512 bytes), rounded down (a passthrough request of
+ *	36 bytes has 0); 65535 means 65535 or more (KTRACE_FIELD_SATURATES)
  * @op: enum ktrace_blk_op
  * @flags: KTRACE_BLK_*
  */

@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <linux/unaligned.h>
 
 #include "buffer.h"
 #include "event.h"
@@ -76,9 +77,9 @@ struct ktrace_ascii_name {
 /*
  * Descriptions of keys (KTRACE_FIELD_IDENT) learned from the trace, by
  * key: a cache, collisions replace; a key found with another identity is
- * ambiguous and prints as unknown until replaced.  @open counts the
- * descriptions of the identity not yet ended (KTRACE_FIELD_KEY_END): two
- * requests of one identity can be in flight at once.
+ * ambiguous and prints as unknown until replaced.  Direct-mapped by the
+ * key's low bits: a description can be pushed out by another before its
+ * end, and its requests then show as unknown.
  */
 #define ASCII_KEYS	1024
 #define ASCII_KEY_DATA	32	/* the largest description kept */
@@ -86,7 +87,6 @@ struct ktrace_ascii_name {
 struct ktrace_ascii_key {
 	const struct ktrace_event *ev;
 	u32 key;
-	u32 open;
 	bool ambiguous;
 	u16 length;
 	u8 data[ASCII_KEY_DATA];
@@ -128,10 +128,14 @@ static int ascii_next_subbuf(struct ktrace_ascii *a, struct ktrace_ascii_cursor 
 					  ASCII_SUBBUF_MAX);
 }
 
+static void ascii_learn_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			    const struct ktrace_record *rec);
+
 /* Load the cursor's next event, taking a new subbuffer if needed. */
 static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 			  unsigned int ch, unsigned int cpu)
 {
+	const struct ktrace_event *ev;
 	int ret;
 
 	while (!c->have) {
@@ -157,6 +161,12 @@ static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 		c->have = c->rec.id != KTRACE_ID_TIMESTAMP &&
 			  (!a->dump || c->rec.clock >= a->since);
 		if (c->have && c->skip) {
+			/* Left out of a dump, still describing what follows. */
+			ev = c->rec.id == KTRACE_ID_EXPANDED ?
+			     ktrace_event_lookup(ch, c->rec.id, c->rec.major, c->rec.minor) :
+			     NULL;
+			if (ev)
+				ascii_learn_key(a, ev, &c->rec);
 			c->skip--;
 			c->have = false;
 		}
@@ -280,10 +290,24 @@ static bool ascii_raw(const struct ktrace_field *f, const struct ktrace_record *
 			*v &= (1ULL << f->size) - 1;
 		return true;
 	}
-	if (f->size > sizeof(*v) || f->offset + f->size > rec->length)
+	if (f->offset + f->size > rec->length)
 		return false;
-	memcpy(v, rec->data + f->offset, f->size);
-	return true;
+	/* Records are 4-byte aligned only; numbers in the writer's byte order. */
+	switch (f->size) {
+	case 1:
+		*v = *(const u8 *)(rec->data + f->offset);
+		return true;
+	case 2:
+		*v = get_unaligned((const u16 *)(rec->data + f->offset));
+		return true;
+	case 4:
+		*v = get_unaligned((const u32 *)(rec->data + f->offset));
+		return true;
+	case 8:
+		*v = get_unaligned((const u64 *)(rec->data + f->offset));
+		return true;
+	}
+	return false;
 }
 
 /* Bits named by the flag table, in its order, then the rest in hex. */
@@ -442,10 +466,8 @@ static void ascii_learn_key(struct ktrace_ascii *a, const struct ktrace_event *e
 			k->ambiguous = true;
 			return;
 		}
-		k->open++;
 	} else {
 		k->ambiguous = false;
-		k->open = 1;
 	}
 	k->ev = ev;
 	k->key = key;
@@ -478,7 +500,7 @@ static void ascii_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
 		seq_buf_printf(&a->line, " %s=", k->ev->fields[i].name);
 		ascii_field(&a->line, &k->ev->fields[i], &d, false);
 	}
-	if ((f->flags & KTRACE_FIELD_KEY_END) && !--a->keys[v & (ASCII_KEYS - 1)].open)
+	if (f->flags & KTRACE_FIELD_KEY_END)
 		memset(&a->keys[v & (ASCII_KEYS - 1)], 0, sizeof(*k));
 }
 

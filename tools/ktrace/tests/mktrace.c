@@ -574,7 +574,7 @@ static void meta_blk_desc(unsigned int major, unsigned int minor, const char *gr
 		memcpy(e.name, blk_ops[i], strlen(blk_ops[i]));
 		meta(KTRACE_META_ENUM, &e, sizeof(e));
 	}
-	meta_field("flags", 15, 1, KTRACE_DISPLAY_FLAGS, 0, ARRAY_SIZE(blk_flags));
+	meta_field("flags", 15, 1, KTRACE_DISPLAY_FLAGS, KTRACE_FIELD_IDENT, ARRAY_SIZE(blk_flags));
 	for (i = 0; i < ARRAY_SIZE(blk_flags); i++)
 		meta(KTRACE_META_ENUM, &blk_flags[i], sizeof(blk_flags[i]));
 }
@@ -595,6 +595,7 @@ static uint32_t blk_key(const struct ktrace_blk_desc *d)
 	h = ktrace_key_add(h, d->sector);
 	h = ktrace_key_add(h, d->nr_sector);
 	h = ktrace_key_add(h, d->op);
+	h = ktrace_key_add(h, d->flags);
 	return ktrace_key_final(h);
 }
 
@@ -787,14 +788,17 @@ static int blockkeys_trace(void)
 	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1136, blk_key(&w), NULL);
 	/* Its description lost. */
 	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1140, blk_key(&lost), NULL);
-	/* Two requests of one identity in flight: named until both ended. */
+	/*
+	 * Two requests of one identity in flight share a description: the
+	 * first end forgets it.
+	 */
 	blk_desc(&c1, 1, "bio_queue", 1142, &two, "8", "0");
 	blk_desc(&c1, 1, "bio_queue", 1143, &two, "8", "0");
 	blk_text(ttext, sizeof(ttext), &two, "8", "0");
 	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1144, blk_key(&two), ttext);
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1145, blk_key(&two), ttext);
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1145, blk_key(&two), NULL);
 	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1146, blk_key(&two), NULL);
-	/* One identity twice (flags differ): still known, as the newest. */
+	/* Two descriptions differing in flags: the key names the one it hashes. */
 	blk_desc(&c0, 3, "rq_describe", 1150, &big, ">=65535", "meta|prio");
 	big.flags = 0;
 	blk_desc(&c1, 1, "bio_queue", 1160, &big, ">=65535", "0");

@@ -77,48 +77,7 @@ check "version 3 in the trace record only: refused" 1 '' \
 
 # Version 2: block requests described once and named by key, on two CPUs.
 "$mk" "$tmp/bk.dat" "$tmp/bk.exp" blockkeys
-cat >"$tmp/bk.want" <<'EOF'
-5.000005120 0 <idle>-0 block:bio_queue dev=8:0 sector=2048 nr_sector=8 op=write flags=sync
-5.000005632 1 <idle>-0 block:rq_issue dev=8:0 sector=2048 nr_sector=8 op=write flags=sync
-5.000006144 0 <idle>-0 block:rq_status dev=8:0 sector=2048 nr_sector=8 op=write flags=sync bytes=4096 error=-5
-5.000006656 1 <idle>-0 block:rq_complete rq=unknown:0x8470be42
-5.000006758 0 <idle>-0 block:bio_queue dev=8:0 sector=2048 nr_sector=8 op=write flags=sync|fua
-5.000006860 1 <idle>-0 block:rq_complete dev=8:0 sector=2048 nr_sector=8 op=write flags=sync|fua
-5.000006963 1 <idle>-0 block:rq_complete rq=unknown:0x8470be42
-5.000007168 0 <idle>-0 block:rq_issue rq=unknown:0x614c84f9
-5.000007270 1 <idle>-0 block:bio_queue dev=8:0 sector=6144 nr_sector=8 op=write flags=0
-5.000007321 1 <idle>-0 block:bio_queue dev=8:0 sector=6144 nr_sector=8 op=write flags=0
-5.000007372 0 <idle>-0 block:rq_complete dev=8:0 sector=6144 nr_sector=8 op=write flags=0
-5.000007424 0 <idle>-0 block:rq_complete dev=8:0 sector=6144 nr_sector=8 op=write flags=0
-5.000007475 0 <idle>-0 block:rq_complete rq=unknown:0x7ee50dd1
-5.000007680 0 <idle>-0 block:rq_describe dev=8:0 sector=4096 nr_sector=>=65535 op=read flags=meta|prio
-5.000008192 1 <idle>-0 block:bio_queue dev=8:0 sector=4096 nr_sector=>=65535 op=read flags=0
-5.000008704 0 <idle>-0 block:rq_insert dev=8:0 sector=4096 nr_sector=>=65535 op=read flags=0
-5.000009216 1 <idle>-0 block:bio_queue dev=8:32 sector=1055874 nr_sector=8 op=read flags=rahead
-5.000009728 0 <idle>-0 block:rq_issue dev=8:32 sector=1055874 nr_sector=8 op=read flags=rahead
-5.000010240 1 <idle>-0 block:bio_split dev=8:32 sector=1222932 nr_sector=8 op=read flags=rahead
-5.000010752 0 <idle>-0 block:rq_complete rq=unknown:0x112c953a
-5.000011264 1 <idle>-0 block:bio_queue dev=8:32 sector=1055874 nr_sector=8 op=read flags=rahead
-5.000011776 0 <idle>-0 block:rq_requeue rq=unknown:0x112c953a
-5.000012288 1 <idle>-0 block:rq_issue rq=unknown:0x0b05b161
-5.000012800 0 <idle>-0 block:bio_queue dev=259:1 sector=77 nr_sector=1 op=flush flags=fua|preflush
-5.000013056 0 <idle>-0 ktrace:trigger trigger="user" reason="late"
-5.000013312 1 <idle>-0 block:rq_complete dev=259:1 sector=77 nr_sector=1 op=flush flags=fua|preflush
-5.000013824 0 <idle>-0 block:bio_queue dev=8:48 sector=5 nr_sector=8 op=write flags=0
-5.000014080 1 <idle>-0 test:desc dev=8:48 sector=5 nr_sector=8 op=write flags=0
-5.000014336 0 <idle>-0 block:rq_issue rq=unknown:0x1dfafb14
-5.000015360 1 <idle>-0 sched:sched_wakeup pid=123 cpu=>=1023
-5.000015872 1 <idle>-0 sched:sched_wakeup pid=124 cpu=1022
-5.000016384 0 <idle>-0 syscalls:sys_exit nr=3 ret=<=-2097152
-5.000016896 0 <idle>-0 syscalls:sys_exit nr=4 ret=>=2097151
-5.000017408 0 <idle>-0 syscalls:sys_exit nr=5 ret=-2097151
-5.000017920 1 <idle>-0 vm:direct_reclaim_begin order=2 gfp_flags=GFP_KERNEL|__GFP_ZERO|0x10000000
-5.000018432 1 <idle>-0 vm:direct_reclaim_begin order=2 gfp_flags=__GFP_IO|__GFP_DIRECT_RECLAIM
-5.000018944 1 <idle>-0 vm:direct_reclaim_begin order=2 gfp_flags=none
-5.000019456 1 <idle>-0 vm:direct_reclaim_begin order=2 gfp_flags=GFP_NOWAIT|__GFP_DIRECT_RECLAIM
-5.000019968 1 <idle>-0 sched:fork parent_pid=1 child_pid=77 child_tgid=77 comm="worker"
-5.000020224 1 worker-77 sched:switch next_pid=77
-EOF
+cp "$(dirname "$0")/blockkeys.want" "$tmp/bk.want"
 fmt_report "version 2: keys, flags and saturated values, as the ascii pipe prints them" \
 	"$tmp/bk.want" all -- report "$tmp/bk.dat"
 sort -s -k1,1n "$tmp/bk.exp" >"$tmp/bk.exp.sorted"
@@ -136,29 +95,12 @@ fmt_report "version 2: report -c 1 names requests described on CPU 0" \
 # report -r merges twice (to find the trigger, then to print): keys kept
 # from the first pass would name requests by records after them, and keep
 # a key ambiguous before its second identity.
-cat >"$tmp/bkr.want" <<'EOF'
--0.000003328 0 <idle>-0 block:rq_issue dev=8:32 sector=1055874 nr_sector=8 op=read flags=rahead
--0.000000768 1 <idle>-0 block:rq_issue rq=unknown:0x0b05b161
-EOF
+cp "$(dirname "$0")/blockkeys-r.want" "$tmp/bkr.want"
 fmt_report "version 2: report -r names what each record had before it" "$tmp/bkr.want" \
 	"$tmp/bkr.want" -- report -r -e block:rq_issue "$tmp/bk.dat"
 
 # JSON: the describing record's fields as the event's own, the rest as strings.
-cat >"$tmp/bkj.want" <<'EOF'
-{"time":"5.000005632","cpu":1,"pid":0,"comm":"<idle>","event":"block:rq_issue","fields":{"dev":"8:0","sector":2048,"nr_sector":8,"op":"write","flags":"sync"}}
-{"time":"5.000006144","cpu":0,"pid":0,"comm":"<idle>","event":"block:rq_status","fields":{"dev":"8:0","sector":2048,"nr_sector":8,"op":"write","flags":"sync","bytes":4096,"error":-5}}
-{"time":"5.000006656","cpu":1,"pid":0,"comm":"<idle>","event":"block:rq_complete","fields":{"rq":"unknown:0x8470be42"}}
-{"time":"5.000006860","cpu":1,"pid":0,"comm":"<idle>","event":"block:rq_complete","fields":{"dev":"8:0","sector":2048,"nr_sector":8,"op":"write","flags":"sync|fua"}}
-{"time":"5.000007168","cpu":0,"pid":0,"comm":"<idle>","event":"block:rq_issue","fields":{"rq":"unknown:0x614c84f9"}}
-{"time":"5.000008704","cpu":0,"pid":0,"comm":"<idle>","event":"block:rq_insert","fields":{"dev":"8:0","sector":4096,"nr_sector":">=65535","op":"read","flags":"0"}}
-{"time":"5.000010752","cpu":0,"pid":0,"comm":"<idle>","event":"block:rq_complete","fields":{"rq":"unknown:0x112c953a"}}
-{"time":"5.000015360","cpu":1,"pid":0,"comm":"<idle>","event":"sched:sched_wakeup","fields":{"pid":123,"cpu":">=1023"}}
-{"time":"5.000016384","cpu":0,"pid":0,"comm":"<idle>","event":"syscalls:sys_exit","fields":{"nr":3,"ret":"<=-2097152"}}
-{"time":"5.000017408","cpu":0,"pid":0,"comm":"<idle>","event":"syscalls:sys_exit","fields":{"nr":5,"ret":-2097151}}
-{"time":"5.000017920","cpu":1,"pid":0,"comm":"<idle>","event":"vm:direct_reclaim_begin","fields":{"order":2,"gfp_flags":"GFP_KERNEL|__GFP_ZERO|0x10000000"}}
-{"time":"5.000018432","cpu":1,"pid":0,"comm":"<idle>","event":"vm:direct_reclaim_begin","fields":{"order":2,"gfp_flags":"__GFP_IO|__GFP_DIRECT_RECLAIM"}}
-{"time":"5.000018944","cpu":1,"pid":0,"comm":"<idle>","event":"vm:direct_reclaim_begin","fields":{"order":2,"gfp_flags":"none"}}
-EOF
+cp "$(dirname "$0")/blockkeys-json.want" "$tmp/bkj.want"
 fmt_report "version 2: report --json" "$tmp/bkj.want" "$tmp/bkj.want" \
 	-- report --json "$tmp/bk.dat"
 check "version 2: stat counts the request events" 0 '^  block:rq_issue 5$' '' \

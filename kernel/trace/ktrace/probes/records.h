@@ -47,6 +47,13 @@
 	KT_FIELD_K(#type, offsetof(s, type), sizeof_field(s, type), disp)
 #define KT_FIELD_ENUM_OF(s, type, tbl)					\
 	KT_FIELD_ENUM(#type, offsetof(s, type), sizeof_field(s, type), tbl)
+/* A number clamped to its range: KTRACE_FIELD_SATURATES. */
+#define KT_FIELD_SAT_OF(s, type, disp)					\
+	{ .name = #type, .offset = offsetof(s, type), .size = sizeof_field(s, type), \
+	  .display = disp, .flags = KTRACE_FIELD_SATURATES }
+#define KT_FIELD_S_SAT_OF(s, type, disp)				\
+	{ .name = #type, .offset = offsetof(s, type), .size = sizeof_field(s, type), \
+	  .display = disp, .flags = KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES }
 /* A string after struct TYPE, to the end of the payload. */
 #define KT_FIELD_TAIL(type, nm)						\
 	KT_FIELD(nm, sizeof(type), 0, KTRACE_DISPLAY_STRING)
@@ -139,7 +146,7 @@ static_assert(sizeof(struct kt_timer) == 16);
 
 static const struct ktrace_field kt_timer_fields[] __maybe_unused = {
 	KT_FIELD_K_OF(struct kt_timer, function, KTRACE_DISPLAY_SYMBOL),
-	KT_FIELD_S_OF(struct kt_timer, late_ns, KTRACE_DISPLAY_DEC),
+	KT_FIELD_S_SAT_OF(struct kt_timer, late_ns, KTRACE_DISPLAY_DEC),
 	KT_FIELD_ENUM_OF(struct kt_timer, kind, kt_timerkind),
 };
 
@@ -164,7 +171,7 @@ static_assert(sizeof(struct kt_irqsoff) == 12);
 
 static const struct ktrace_field kt_irqsoff_fields[] __maybe_unused = {
 	KT_FIELD_K_OF(struct kt_irqsoff, caller, KTRACE_DISPLAY_SYMBOL),
-	KT_FIELD_OF(struct kt_irqsoff, duration_ns, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_irqsoff, duration_ns, KTRACE_DISPLAY_DEC),
 };
 
 /* The duration saturates at 4 s. */
@@ -220,7 +227,7 @@ static const struct ktrace_field kt_blk_desc_fields[] __maybe_unused = {
 	  .display = KTRACE_DISPLAY_ENUM, .flags = KT_IDENT,
 	  .values = kt_blkop_values, .nr_values = ARRAY_SIZE(kt_blkop_values) },
 	{ .name = "flags", .offset = offsetof(struct ktrace_blk_desc, flags), .size = 1,
-	  .display = KTRACE_DISPLAY_FLAGS, .values = kt_blkflag_values,
+	  .display = KTRACE_DISPLAY_FLAGS, .flags = KT_IDENT, .values = kt_blkflag_values,
 	  .nr_values = ARRAY_SIZE(kt_blkflag_values) },
 };
 
@@ -314,6 +321,7 @@ static inline u32 kt_blk_key(const struct ktrace_blk_desc *d)
 	h = ktrace_key_add(h, d->sector);
 	h = ktrace_key_add(h, d->nr_sector);
 	h = ktrace_key_add(h, d->op);
+	h = ktrace_key_add(h, d->flags);
 	return ktrace_key_final(h);
 }
 
@@ -362,17 +370,17 @@ static const struct ktrace_field kt_shrink_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_shrink, nid, KTRACE_DISPLAY_DEC),
 	KT_FIELD_OF(struct kt_shrink, priority, KTRACE_DISPLAY_DEC),
 	KT_FIELD_ENUM_OF(struct kt_shrink, lru, kt_lru),
-	KT_FIELD_OF(struct kt_shrink, scanned, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, reclaimed, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, dirty, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, writeback, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, congested, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, immediate, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, activated, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, referenced, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, unmap_fail, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, locked, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_shrink, lazyfree_fail, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, scanned, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, reclaimed, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, dirty, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, writeback, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, congested, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, immediate, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, activated, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, referenced, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, unmap_fail, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, locked, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_shrink, lazyfree_fail, KTRACE_DISPLAY_DEC),
 };
 
 static inline u16 kt_sat16(unsigned long v)
@@ -423,11 +431,11 @@ static_assert(sizeof(struct kt_oom) == 32 + TASK_COMM_LEN);
 static const struct ktrace_field kt_oom_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_oom, pid, KTRACE_DISPLAY_DEC),
 	KT_FIELD_OF(struct kt_oom, comm, KTRACE_DISPLAY_STRING),
-	KT_FIELD_OF(struct kt_oom, total_vm_kb, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_oom, anon_rss_kb, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_oom, file_rss_kb, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_oom, shmem_rss_kb, KTRACE_DISPLAY_DEC),
-	KT_FIELD_OF(struct kt_oom, pgtables_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_oom, total_vm_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_oom, anon_rss_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_oom, file_rss_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_oom, shmem_rss_kb, KTRACE_DISPLAY_DEC),
+	KT_FIELD_SAT_OF(struct kt_oom, pgtables_kb, KTRACE_DISPLAY_DEC),
 	KT_FIELD_OF(struct kt_oom, uid, KTRACE_DISPLAY_DEC),
 	KT_FIELD_S_OF(struct kt_oom, oom_score_adj, KTRACE_DISPLAY_DEC),
 };

@@ -23,6 +23,7 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/blktrace_api.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
@@ -465,13 +466,23 @@ static void kt_probe_irq_enable(void *data, unsigned long ip,
 #define KT_NR_BITS	10
 #define KT_RET_MAX	((1L << (31 - KT_NR_BITS)) - 1)
 
+/* Numbers from 1023 on (x32's, with __X32_SYSCALL_BIT) saturate. */
+#define KT_FIELD_NR							\
+	{ .name = "nr", .offset = 0, .size = KT_NR_BITS,		\
+	  .display = KTRACE_DISPLAY_DEC, .flags = KTRACE_FIELD_SATURATES }
+
+static __always_inline u32 kt_sys_nr(unsigned long nr)
+{
+	return min_t(unsigned long, nr, BIT(KT_NR_BITS) - 1);
+}
+
 static const struct ktrace_field kt_sys_enter_fields[] = {
-	KT_FIELD("nr", 0, KT_NR_BITS, KTRACE_DISPLAY_DEC),
+	KT_FIELD_NR,
 	KT_FIELD("arg0", KT_NR_BITS, 32 - KT_NR_BITS, KTRACE_DISPLAY_HEX),
 };
 
 static const struct ktrace_field kt_sys_exit_fields[] = {
-	KT_FIELD("nr", 0, KT_NR_BITS, KTRACE_DISPLAY_DEC),
+	KT_FIELD_NR,
 	{ .name = "ret", .offset = KT_NR_BITS, .size = 32 - KT_NR_BITS,
 	  .display = KTRACE_DISPLAY_DEC,
 	  .flags = KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES },
@@ -494,17 +505,16 @@ static void kt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	unsigned long args[6];
 
 	syscall_get_arguments(current, regs, args);
-	ktrace_event_write_compact(&kt_ev_sys_enter, ((u32)id & (BIT(KT_NR_BITS) - 1)) |
+	ktrace_event_write_compact(&kt_ev_sys_enter, kt_sys_nr(id) |
 				   ((u32)args[0] << KT_NR_BITS));
 }
 
 static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	u32 nr = syscall_get_nr(current, regs);
+	u32 nr = kt_sys_nr(syscall_get_nr(current, regs));
 
 	ret = clamp(ret, -KT_RET_MAX - 1, KT_RET_MAX);
-	ktrace_event_write_compact(&kt_ev_sys_exit, (nr & (BIT(KT_NR_BITS) - 1)) |
-				   ((u32)ret << KT_NR_BITS));
+	ktrace_event_write_compact(&kt_ev_sys_exit, nr | ((u32)ret << KT_NR_BITS));
 }
 #endif /* CONFIG_HAVE_SYSCALL_TRACEPOINTS */
 
@@ -513,14 +523,16 @@ static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 #ifdef CONFIG_BLOCK
 /*
  * Block events, 8 bytes per request step.  A bio is described when it is
- * queued (block:bio_queue, 24 bytes: struct ktrace_blk_desc), or when it
- * is split (block:bio_split describes the front part); the request events
- * (insert, issue, requeue, complete) are compact and carry only the key
- * of the description (kt_blk_key(): dev, sector, sectors, operation).  A
- * request that is not exactly one described bio (merged bios, the rest
- * of a split bio, a passthrough or flush request, a request after a
- * partial completion, or any request while bio_queue or bio_split is off)
- * is described by block:rq_describe just before its event.
+ * queued (block:bio_queue, 24 bytes: struct ktrace_blk_desc), when it is
+ * queued again after a remap (NVMe multipath resubmits the same bio to a
+ * path: bio_queue again), or when it is split (block:bio_split describes
+ * the front part); the request events (insert, issue, requeue, complete)
+ * are compact and carry only the key of the description (kt_blk_key():
+ * dev, sector, sectors, operation, flags).  A request that is not
+ * exactly one described bio (merged bios, the rest of a split bio, a
+ * passthrough or flush request, a request after a partial completion, or
+ * any request while bio_queue or bio_split is off) is described once by
+ * block:rq_describe, before its first event.
  *
  * What a decoder gets from this is honest even when the description was
  * lost (overwritten, or written before the trace started): the key then
@@ -529,6 +541,7 @@ static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
  *
  * A completion that is partial or failed is block:rq_status (12 bytes:
  * the key, the bytes done, the errno) instead of block:rq_complete.
+ * Both end the request: decoders forget its description.
  */
 static const struct ktrace_field kt_rq_fields[] = {
 	KT_FIELD("rq", 0, 32, KTRACE_DISPLAY_KEY),
@@ -546,20 +559,38 @@ static void kt_probe_block_rq_requeue(void *data, struct request *rq);
 static void kt_probe_block_rq_complete(void *data, struct request *rq,
 				       blk_status_t error, unsigned int nr_bytes);
 static void kt_probe_block_bio_queue(void *data, struct bio *bio);
+static void kt_probe_block_bio_remap(void *data, struct bio *bio, dev_t dev,
+				     sector_t from);
 static void kt_probe_block_split(void *data, struct bio *bio, unsigned int new_sector);
 
 KT_TP_ENABLE(block_rq_insert)
 KT_TP_ENABLE(block_rq_issue)
 KT_TP_ENABLE(block_rq_requeue)
 KT_TP_ENABLE(block_rq_complete)
-KT_TP_ENABLE(block_bio_queue)
 KT_TP_ENABLE(block_split)
 
+static int ktrace_enable_bio_queue(struct ktrace_event *ev, bool on)
+{
+	int ret;
+
+	if (!on) {
+		unregister_trace_block_bio_remap(kt_probe_block_bio_remap, NULL);
+		return unregister_trace_block_bio_queue(kt_probe_block_bio_queue, NULL);
+	}
+	ret = register_trace_block_bio_queue(kt_probe_block_bio_queue, NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_block_bio_remap(kt_probe_block_bio_remap, NULL);
+	if (ret)
+		unregister_trace_block_bio_queue(kt_probe_block_bio_queue, NULL);
+	return ret;
+}
+
 KT_EVENT(kt_ev_bio_queue, "block", "bio_queue", KTRACE_CHANNEL_HIGH,
-	 KTRACE_EVENT_EXPANDED, kt_blk_desc, ktrace_enable_block_bio_queue);
+	 KTRACE_EVENT_EXPANDED, kt_blk_desc, ktrace_enable_bio_queue);
 KT_EVENT(kt_ev_bio_split, "block", "bio_split", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_EXPANDED, kt_blk_desc, ktrace_enable_block_split);
-/* Written by the request events; enabled, they may write it. */
+/* Written by the request events, when enabled itself. */
 KT_EVENT(kt_ev_rq_describe, "block", "rq_describe", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_EXPANDED, kt_blk_desc, NULL);
 KT_EVENT(kt_ev_rq_insert, "block", "rq_insert", KTRACE_CHANNEL_HIGH,
@@ -570,42 +601,72 @@ KT_EVENT(kt_ev_rq_requeue, "block", "rq_requeue", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_COMPACT, kt_rq, ktrace_enable_block_rq_requeue);
 KT_EVENT(kt_ev_rq_complete, "block", "rq_complete", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_COMPACT, kt_rq_end, ktrace_enable_block_rq_complete);
-/* Written by block:rq_complete's probe; enabled, it may write it. */
+/* Written by block:rq_complete's probe, when enabled itself. */
 KT_EVENT(kt_ev_rq_status, "block", "rq_status", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_EXPANDED, kt_blk_status, NULL);
 
 /*
- * Whether the bio queued or split event that made @rq described it
- * exactly: the request is that one bio, not advanced since (a partial
- * completion moves bi_idx or bi_bvec_done), and both bio events are on.
- * False whenever in doubt: a description too many costs 24 bytes.  A
- * wrong "true" costs an unknown request, never a wrong one: the key then
- * matches no description.
+ * Keys of the requests block:rq_describe described and that have not
+ * ended, so that such a request is described once, not at each of its
+ * events.  Lossy and racy by design, never wrong beyond the keys
+ * themselves: a slot holds one key, so two requests sharing a slot, or
+ * two CPUs racing on it, only make a description be written twice; and a
+ * key found here whose description the decoder lacks (lost, or written
+ * while tracing was off) shows as unknown.  Key 0 is never kept.
+ */
+#define KT_RQ_KEYS	256
+static u32 kt_rq_keys[KT_RQ_KEYS];
+
+/*
+ * Whether the bio queued, remapped or split event that made @rq described
+ * it exactly: the request is that one bio, on the disk it was queued to,
+ * not completed in part since (blk_update_request() clears
+ * BIO_TRACE_COMPLETION on every bio it touches; bio_queue set it), with
+ * the same operation and flags, and both bio events are on.  False
+ * whenever in doubt: a description too many costs 24 bytes.  A wrong
+ * "true" costs an unknown request, never a wrong one: the key then matches
+ * no description.
  */
 static bool kt_rq_described(struct request *rq)
 {
 	struct bio *bio = rq->bio;
 
 	return bio && bio == rq->biotail && !blk_rq_is_passthrough(rq) &&
+	       bio_flagged(bio, BIO_TRACE_COMPLETION) && !bio_flagged(bio, BIO_CHAIN) &&
+	       bio->bi_bdev && bio->bi_bdev->bd_disk == rq->q->disk &&
 	       req_op(rq) != REQ_OP_ZONE_APPEND && bio_op(bio) == req_op(rq) &&
-	       !bio_flagged(bio, BIO_CHAIN) &&
-	       !bio->bi_iter.bi_idx && !bio->bi_iter.bi_bvec_done &&
+	       kt_blk_flags(bio->bi_opf) == kt_blk_flags(rq->cmd_flags) &&
 	       bio->bi_iter.bi_sector == blk_rq_pos(rq) &&
 	       bio->bi_iter.bi_size == blk_rq_bytes(rq) &&
 	       READ_ONCE(kt_ev_bio_queue.enabled) && READ_ONCE(kt_ev_bio_split.enabled);
 }
 
-/* The key of @rq, described first unless a bio event did it. */
+/* The key of @rq, described first unless a bio event or an earlier step did it. */
 static u32 kt_rq_key(struct request *rq)
 {
 	struct ktrace_blk_desc d;
+	u32 key, *slot;
 
+	/* As blktrace and ftrace: no sector for passthrough and flush requests. */
 	kt_blk_desc_fill(&d, rq->q->disk ? disk_devt(rq->q->disk) : 0,
-			 blk_rq_is_passthrough(rq) ? 0 : blk_rq_pos(rq),
-			 blk_rq_bytes(rq), rq->cmd_flags);
-	if (!kt_rq_described(rq) && READ_ONCE(kt_ev_rq_describe.enabled))
-		ktrace_event_write(&kt_ev_rq_describe, &d, sizeof(d));
-	return kt_blk_key(&d);
+			 blk_rq_trace_sector(rq), blk_rq_bytes(rq), rq->cmd_flags);
+	key = kt_blk_key(&d);
+	if (kt_rq_described(rq) || !READ_ONCE(kt_ev_rq_describe.enabled))
+		return key;
+	slot = &kt_rq_keys[key % KT_RQ_KEYS];
+	if (key && READ_ONCE(*slot) == key)
+		return key;
+	if (!ktrace_write_expanded(kt_ev_rq_describe.channel, kt_ev_rq_describe.major,
+				   kt_ev_rq_describe.minor, &d, sizeof(d)) && key)
+		WRITE_ONCE(*slot, key);
+	return key;
+}
+
+/* The request of @key ended: the next of its identity is described again. */
+static void kt_rq_end(u32 key)
+{
+	if (key)
+		cmpxchg(&kt_rq_keys[key % KT_RQ_KEYS], key, 0);
 }
 
 static void kt_probe_block_rq_insert(void *data, struct request *rq)
@@ -626,17 +687,21 @@ static void kt_probe_block_rq_requeue(void *data, struct request *rq)
 static void kt_probe_block_rq_complete(void *data, struct request *rq,
 				       blk_status_t error, unsigned int nr_bytes)
 {
-	u32 key = kt_rq_key(rq);
 	struct ktrace_blk_status e;
+	u32 key;
 
 	if (likely(!error && nr_bytes == blk_rq_bytes(rq))) {
+		key = kt_rq_key(rq);
 		ktrace_event_write_compact(&kt_ev_rq_complete, key);
+		kt_rq_end(key);
 		return;
 	}
 	if (!READ_ONCE(kt_ev_rq_status.enabled))
 		return;
+	key = kt_rq_key(rq);
 	kt_blk_status_fill(&e, key, nr_bytes, blk_status_to_errno(error));
 	ktrace_event_write(&kt_ev_rq_status, &e, sizeof(e));
+	kt_rq_end(key);
 }
 
 /* A bio as the request made of it will be: on the whole disk. */
@@ -654,6 +719,18 @@ static void kt_probe_block_bio_queue(void *data, struct bio *bio)
 	kt_bio_write(&kt_ev_bio_queue, bio);
 }
 
+/*
+ * A bio sent on to another disk.  Before it was queued (a partition's
+ * remap), bio_queue will describe it as it ends up; a bio queued already
+ * (NVMe multipath) is not queued again: describe it here.
+ */
+static void kt_probe_block_bio_remap(void *data, struct bio *bio, dev_t dev,
+				     sector_t from)
+{
+	if (bio_flagged(bio, BIO_TRACE_COMPLETION))
+		kt_bio_write(&kt_ev_bio_queue, bio);
+}
+
 /* @bio: the front part, split off; the rest goes on as the parent. */
 static void kt_probe_block_split(void *data, struct bio *bio, unsigned int new_sector)
 {
@@ -663,8 +740,8 @@ static void kt_probe_block_split(void *data, struct bio *bio, unsigned int new_s
 
 /* ---- vm ------------------------------------------------------------- */
 
-/* order below 32, then the gfp flags: BUILD_BUG_ON in ktrace_probes_init() */
-#define KT_ORDER_BITS	5
+/* order below 16, then the gfp flags: BUILD_BUG_ON in ktrace_probes_init() */
+#define KT_ORDER_BITS	4
 
 static const struct ktrace_field kt_reclaim_begin_fields[] = {
 	KT_FIELD("order", 0, KT_ORDER_BITS, KTRACE_DISPLAY_DEC),

@@ -406,13 +406,7 @@ static void format_ascii_keys_test(struct kunit *test)
 			   " dev=8:0 sector=800 nr_sector=8 op=write flags=ab|c");
 	/* Another group's key is another namespace. */
 	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_other, key, buf), want);
-	/*
-	 * Described twice (two requests of one identity in flight): named
-	 * until both have ended, then forgotten.
-	 */
-	DESC(a, &d, buf);
-	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_end, key, buf),
-			   " dev=8:0 sector=800 nr_sector=8 op=write flags=ab|c");
+	/* The end is still named, then the description is forgotten. */
 	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_end, key, buf),
 			   " dev=8:0 sector=800 nr_sector=8 op=write flags=ab|c");
 	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_use, key, buf), want);

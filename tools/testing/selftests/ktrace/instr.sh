@@ -13,9 +13,9 @@
 ktrace_setup
 # One more test where the preemptirq tracepoints exist.
 if [ -d /sys/kernel/debug/tracing/events/preemptirq ]; then
-	ktap_set_plan 36
+	ktap_set_plan 47
 else
-	ktap_set_plan 35
+	ktap_set_plan 46
 fi
 
 TMP=$(mktemp -d)
@@ -199,6 +199,8 @@ blk_nobio() {
 traced block blk_nobio
 check "without bio_queue: no bio_queue" "$(grep -c ' block:bio_queue ' "$TMP/out")" 0
 has "without bio_queue: block:rq_describe describes the request" " block:rq_describe $WANT$"
+check "without bio_queue: the request is described once, not at each step" \
+	"$(grep -c ' block:rq_describe ' "$TMP/out")" 1
 for ev in rq_insert rq_issue rq_complete; do
 	has "without bio_queue: block:$ev of the write" " block:$ev $WANT$"
 done

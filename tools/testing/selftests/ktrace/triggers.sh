@@ -377,7 +377,9 @@ has "latency:block: fired on the slow request before it completed" "$TMP/out" \
 in_range "latency:block: the value is the time waited so far" \
 	"$(sed -n 's/.* trigger="latency:block" .* value=\([0-9]*\) .*/\1/p' "$TMP/out")" \
 	100000000 999999999
-order=$(awk -v d="dev=$LDEVT sector=800 nr_sector=8 op=write " '$0 ~ " block:rq_issue " d && !i { i = NR }
+# The request, named with its size by the description its key names.
+order=$(awk -v d="dev=$LDEVT sector=800 nr_sector=8 op=write " '
+	$0 ~ " block:rq_issue " d && !i { i = NR }
 	/ ktrace:trigger / && !t { t = NR } END { print (i && t > i) ? "ok" : i " " t }' "$TMP/out")
 check "latency:block: the issue of the request is before the trigger record" "$order" ok
 echo '!latency:block' >"$KT/triggers"
