@@ -442,6 +442,22 @@ struct ktrace_blk_desc {
 	__u8 flags;
 };
 
+/*
+ * The key of a block request's description: what a decoder computes from
+ * its KTRACE_FIELD_IDENT fields, in the order the metadata gives them.
+ */
+static __inline__ __u32 ktrace_blk_key(const struct ktrace_blk_desc *d)
+{
+	__u64 h = KTRACE_KEY_SEED;
+
+	h = ktrace_key_add(h, d->dev);
+	h = ktrace_key_add(h, d->sector);
+	h = ktrace_key_add(h, d->nr_sector);
+	h = ktrace_key_add(h, d->op);
+	h = ktrace_key_add(h, d->flags);
+	return ktrace_key_final(h);
+}
+
 /**
  * struct ktrace_blk_status - a completion that is partial or failed, 12 bytes
  * @rq: the request's key

@@ -587,18 +587,6 @@ static void meta_rq(unsigned int id, const char *name, bool end)
 }
 
 /* The key of a struct ktrace_blk_desc: dev, sector, nr_sector, op, in field order. */
-static uint32_t blk_key(const struct ktrace_blk_desc *d)
-{
-	uint64_t h = KTRACE_KEY_SEED;
-
-	h = ktrace_key_add(h, d->dev);
-	h = ktrace_key_add(h, d->sector);
-	h = ktrace_key_add(h, d->nr_sector);
-	h = ktrace_key_add(h, d->op);
-	h = ktrace_key_add(h, d->flags);
-	return ktrace_key_final(h);
-}
-
 /* block:NAME's fields as report prints them. */
 static void blk_text(char *buf, size_t size, const struct ktrace_blk_desc *d,
 		     const char *nr, const char *flags)
@@ -658,7 +646,7 @@ static void colliding_sectors(struct ktrace_blk_desc d, __u64 *a, __u64 *b)
 
 	for (i = 0; ks && i < n; i++) {
 		d.sector = 1000000 + i;
-		ks[i].key = blk_key(&d);
+		ks[i].key = ktrace_blk_key(&d);
 		ks[i].sector = d.sector;
 	}
 	if (ks)
@@ -698,7 +686,7 @@ static int blockkeys_trace(void)
 	struct ktrace_blk_desc late = { 77, 259 << 20 | 1, 1, KTRACE_BLK_OP_FLUSH,
 					KTRACE_BLK_PREFLUSH | KTRACE_BLK_FUA };
 	struct ktrace_blk_desc other = { 5, 8 << 20 | 48, 8, KTRACE_BLK_OP_WRITE, 0 };
-	struct ktrace_blk_status st = { blk_key(&w), 4096, -5 };
+	struct ktrace_blk_status st = { ktrace_blk_key(&w), 4096, -5 };
 	unsigned char ex[20], trig[24];
 	char wtext[200], btext[200], atext[200], ltext[200], otext[420], text[400];
 	char ttext[200];
@@ -775,19 +763,19 @@ static int blockkeys_trace(void)
 	/* Described on CPU 0, issued on CPU 1, ended by a status: forgotten. */
 	blk_desc(&c0, 1, "bio_queue", 1100, &w, "8", "sync");
 	blk_text(wtext, sizeof(wtext), &w, "8", "sync");
-	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1110, blk_key(&w), wtext);
+	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1110, ktrace_blk_key(&w), wtext);
 	sb_expanded(&c0, BLK_MAJOR, 4, 1120, &st, sizeof(st));
 	snprintf(text, sizeof(text), "block:rq_status %s bytes=4096 error=-5", wtext);
 	line(1120, 0, "<idle>-0", text);
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1130, blk_key(&w), NULL);
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1130, ktrace_blk_key(&w), NULL);
 	/* The same identity described again: a new request, until its end. */
 	w.flags |= KTRACE_BLK_FUA;
 	blk_desc(&c0, 1, "bio_queue", 1132, &w, "8", "sync|fua");
 	blk_text(wtext, sizeof(wtext), &w, "8", "sync|fua");
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1134, blk_key(&w), wtext);
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1136, blk_key(&w), NULL);
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1134, ktrace_blk_key(&w), wtext);
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1136, ktrace_blk_key(&w), NULL);
 	/* Its description lost. */
-	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1140, blk_key(&lost), NULL);
+	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1140, ktrace_blk_key(&lost), NULL);
 	/*
 	 * Two requests of one identity in flight share a description: the
 	 * first end forgets it.
@@ -795,15 +783,15 @@ static int blockkeys_trace(void)
 	blk_desc(&c1, 1, "bio_queue", 1142, &two, "8", "0");
 	blk_desc(&c1, 1, "bio_queue", 1143, &two, "8", "0");
 	blk_text(ttext, sizeof(ttext), &two, "8", "0");
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1144, blk_key(&two), ttext);
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1145, blk_key(&two), NULL);
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1146, blk_key(&two), NULL);
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1144, ktrace_blk_key(&two), ttext);
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1145, ktrace_blk_key(&two), NULL);
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1146, ktrace_blk_key(&two), NULL);
 	/* Two descriptions differing in flags: the key names the one it hashes. */
 	blk_desc(&c0, 3, "rq_describe", 1150, &big, ">=65535", "meta|prio");
 	big.flags = 0;
 	blk_desc(&c1, 1, "bio_queue", 1160, &big, ">=65535", "0");
 	blk_text(btext, sizeof(btext), &big, ">=65535", "0");
-	blk_rq(&c0, RQ_INSERT, "rq_insert", 1170, blk_key(&big), btext);
+	blk_rq(&c0, RQ_INSERT, "rq_insert", 1170, ktrace_blk_key(&big), btext);
 	/*
 	 * Two identities of one key: known after the first, then unknown for
 	 * good, an end and a new description included.
@@ -811,23 +799,23 @@ static int blockkeys_trace(void)
 	colliding_sectors(ca, &ca.sector, &cb.sector);
 	blk_desc(&c1, 1, "bio_queue", 1180, &ca, "8", "rahead");
 	blk_text(atext, sizeof(atext), &ca, "8", "rahead");
-	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1190, blk_key(&ca), atext);
+	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1190, ktrace_blk_key(&ca), atext);
 	blk_desc(&c1, 2, "bio_split", 1200, &cb, "8", "rahead");
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1210, blk_key(&ca), NULL);
+	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1210, ktrace_blk_key(&ca), NULL);
 	blk_desc(&c1, 1, "bio_queue", 1220, &ca, "8", "rahead");
-	blk_rq(&c0, RQ_REQUEUE, "rq_requeue", 1230, blk_key(&ca), NULL);
+	blk_rq(&c0, RQ_REQUEUE, "rq_requeue", 1230, ktrace_blk_key(&ca), NULL);
 	/* Named on CPU 1 before CPU 0 describes it: unknown, then known. */
-	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1240, blk_key(&late), NULL);
+	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1240, ktrace_blk_key(&late), NULL);
 	blk_desc(&c0, 1, "bio_queue", 1250, &late, "1", "fua|preflush");
 	blk_text(ltext, sizeof(ltext), &late, "1", "fua|preflush");
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1260, blk_key(&late), ltext);
+	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1260, ktrace_blk_key(&late), ltext);
 	/* The same values in another group: two identities of one key. */
 	blk_desc(&c0, 1, "bio_queue", 1270, &other, "8", "0");
 	sb_expanded(&c1, TEST_MAJOR, 1, 1275, &other, sizeof(other));
 	blk_text(text, sizeof(text), &other, "8", "0");
 	snprintf(otext, sizeof(otext), "test:desc %s", text);
 	line(1275, 1, "<idle>-0", otext);
-	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1280, blk_key(&other), NULL);
+	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1280, ktrace_blk_key(&other), NULL);
 
 	/* Saturated: a CPU of 10 bits, a return value of 22 signed bits. */
 	sb_compact(&c1, SCHED_WAKEUP, 1300, 1023U << 22 | 123);

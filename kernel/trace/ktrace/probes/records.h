@@ -217,7 +217,7 @@ static const struct ktrace_enum_value kt_blkflag_values[] __maybe_unused = {
 
 static_assert(sizeof(struct ktrace_blk_desc) == 16);
 
-/* The identity first, in the order its key hashes it: kt_blk_key(). */
+/* The identity first, in the order its key hashes it: ktrace_blk_key(). */
 static const struct ktrace_field kt_blk_desc_fields[] __maybe_unused = {
 	KT_FIELD_F_OF(struct ktrace_blk_desc, dev, KTRACE_DISPLAY_DEV, KT_IDENT),
 	KT_FIELD_F_OF(struct ktrace_blk_desc, sector, KTRACE_DISPLAY_DEC, KT_IDENT),
@@ -302,27 +302,6 @@ static inline void kt_blk_desc_fill(struct ktrace_blk_desc *d, dev_t dev,
 		.op = kt_blk_op(opf),
 		.flags = kt_blk_flags(opf),
 	};
-}
-
-/**
- * kt_blk_key() - the key of a description
- * @d: the description
- *
- * What a decoder computes from the KTRACE_FIELD_IDENT fields of
- * kt_blk_desc_fields, in their order.
- *
- * Return: the 32-bit key.
- */
-static inline u32 kt_blk_key(const struct ktrace_blk_desc *d)
-{
-	u64 h = KTRACE_KEY_SEED;
-
-	h = ktrace_key_add(h, d->dev);
-	h = ktrace_key_add(h, d->sector);
-	h = ktrace_key_add(h, d->nr_sector);
-	h = ktrace_key_add(h, d->op);
-	h = ktrace_key_add(h, d->flags);
-	return ktrace_key_final(h);
 }
 
 static inline void kt_blk_status_fill(struct ktrace_blk_status *e, u32 rq,

@@ -527,7 +527,7 @@ static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
  * queued again after a remap (NVMe multipath resubmits the same bio to a
  * path: bio_queue again), or when it is split (block:bio_split describes
  * the front part); the request events (insert, issue, requeue, complete)
- * are compact and carry only the key of the description (kt_blk_key():
+ * are compact and carry only the key of the description (ktrace_blk_key():
  * dev, sector, sectors, operation, flags).  A request that is not
  * exactly one described bio (merged bios, the rest of a split bio, a
  * passthrough or flush request, a request after a partial completion, or
@@ -650,7 +650,7 @@ static u32 kt_rq_key(struct request *rq)
 	/* As blktrace and ftrace: no sector for passthrough and flush requests. */
 	kt_blk_desc_fill(&d, rq->q->disk ? disk_devt(rq->q->disk) : 0,
 			 blk_rq_trace_sector(rq), blk_rq_bytes(rq), rq->cmd_flags);
-	key = kt_blk_key(&d);
+	key = ktrace_blk_key(&d);
 	if (kt_rq_described(rq) || !READ_ONCE(kt_ev_rq_describe.enabled))
 		return key;
 	slot = &kt_rq_keys[key % KT_RQ_KEYS];

@@ -598,19 +598,19 @@ static void block_key_test(struct kunit *test)
 		n++;
 	}
 	KUNIT_EXPECT_EQ(test, n, 5);
-	KUNIT_EXPECT_EQ(test, ktrace_key_final(h), kt_blk_key(&d));
+	KUNIT_EXPECT_EQ(test, ktrace_key_final(h), ktrace_blk_key(&d));
 
 	/* Each field is part of the identity, the flags too. */
 	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456789, 4096, REQ_OP_WRITE);
-	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	KUNIT_EXPECT_NE(test, ktrace_blk_key(&e), ktrace_blk_key(&d));
 	kt_blk_desc_fill(&e, MKDEV(8, 17), 123456789, 4096, REQ_OP_WRITE);
-	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	KUNIT_EXPECT_NE(test, ktrace_blk_key(&e), ktrace_blk_key(&d));
 	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456790, 4096, REQ_OP_WRITE);
-	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	KUNIT_EXPECT_NE(test, ktrace_blk_key(&e), ktrace_blk_key(&d));
 	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456789, 8192, REQ_OP_WRITE);
-	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	KUNIT_EXPECT_NE(test, ktrace_blk_key(&e), ktrace_blk_key(&d));
 	kt_blk_desc_fill(&e, MKDEV(8, 16), 123456789, 4096, REQ_OP_READ);
-	KUNIT_EXPECT_NE(test, kt_blk_key(&e), kt_blk_key(&d));
+	KUNIT_EXPECT_NE(test, ktrace_blk_key(&e), ktrace_blk_key(&d));
 }
 
 /*
