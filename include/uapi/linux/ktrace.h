@@ -317,7 +317,9 @@ enum ktrace_display {
  * key instead of the fields: a decoder prints the fields of the newest
  * earlier event whose identity hashes to it, and "unknown" when there is
  * none, or when two different identities seen hash to it.  This is how a
- * block request is described once and then named by 8-byte events.
+ * block request is described once and then named by 8-byte events.  The
+ * kernel's own decoder (the ascii pipe) learns descriptions of at most 32
+ * bytes with at most 8 identity fields.
  */
 #define KTRACE_FIELD_IDENT	(1U << 2)
 /*

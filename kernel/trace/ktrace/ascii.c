@@ -380,6 +380,11 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 		seq_buf_printf(s, "?");
 		return;
 	}
+	/* Flags are bits: never sign-extended. */
+	if (f->display == KTRACE_DISPLAY_FLAGS) {
+		ascii_flags(s, f, v);
+		return;
+	}
 	if ((f->flags & KTRACE_FIELD_SIGNED) && f->size) {
 		unsigned int bits = compact ? f->size : f->size * 8;
 
@@ -396,9 +401,6 @@ static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 		break;
 	case KTRACE_DISPLAY_DEV:
 		seq_buf_printf(s, "%u:%u", MAJOR((dev_t)v), MINOR((dev_t)v));
-		break;
-	case KTRACE_DISPLAY_FLAGS:
-		ascii_flags(s, f, v);
 		break;
 	case KTRACE_DISPLAY_ENUM:
 		for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
