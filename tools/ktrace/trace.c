@@ -483,8 +483,6 @@ static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 				struct ktrace_meta_field m;
 				struct kt_field *f;
 
-				size_t room;
-
 				if (r.length < sizeof(m))
 					goto bad;
 				if (dropped)
@@ -510,16 +508,11 @@ static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 				f->size = m.size;
 				f->display = m.display;
 				f->flags = m.flags;
+				/* Allocated as read: an announced count costs nothing. */
 				f->values = NULL;
 				f->nr_values = 0;
-				/* No more values than the rest of the stream can hold. */
-				room = (s->size - off - pos) /
-				       KTRACE_EXPANDED_SIZE(sizeof(struct ktrace_meta_enum));
-				f->max_values = m.nr_values < room ? m.nr_values : room;
-				if (f->max_values)
-					f->values = calloc(f->max_values, sizeof(*f->values));
-				if (!f->values)
-					f->max_values = 0;
+				f->values_size = 0;
+				f->max_values = m.nr_values;
 				break;
 			}
 			case KTRACE_META_ENUM: {
@@ -534,6 +527,16 @@ static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 				if (!f || f->nr_values >= f->max_values) {
 					kt_warn(t, at, "enum record without its field");
 					break;
+				}
+				if (f->nr_values == f->values_size) {
+					unsigned int n = f->values_size ? 2 * f->values_size : 8;
+
+					n = n < f->max_values ? n : f->max_values;
+					e = realloc(f->values, n * sizeof(*e));
+					if (!e)
+						break;
+					f->values = e;
+					f->values_size = n;
 				}
 				memcpy(&m, r.data, sizeof(m));
 				/* Only the values read count: a table cut short has no zeroes. */

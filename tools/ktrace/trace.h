@@ -68,8 +68,11 @@ struct kt_enum {
 struct kt_field {
 	char name[KTRACE_NAME_LEN + 1];
 	unsigned int offset, size, display, flags;
-	/* The values read, of the max_values allocated (for those announced). */
-	unsigned int nr_values, max_values;
+	/*
+	 * The values read, of the max_values announced; room for
+	 * values_size, grown as they are read.
+	 */
+	unsigned int nr_values, max_values, values_size;
 	struct kt_enum *values;
 };
 

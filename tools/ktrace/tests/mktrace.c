@@ -1025,8 +1025,9 @@ static int manykeys_trace(unsigned long n, bool ended)
  * compact fields of 0 bits and past bit 31, an expanded number of 3
  * bytes, each making its event unknown; an enum table announcing 3 values
  * of which 1 is written, whose value 0 has no name; 100 tables announcing
- * 65535 values each, of which 1 is written (allocations bounded by what
- * the stream holds, not by what a record announces); and a second
+ * 65535 values each, of which 1 is written, and 19890 of which none is
+ * (allocations bounded by what the stream holds, not by what a record
+ * announces); and a second
  * subbuffer of the high channel in the next format version.
  */
 #define WIDE	100
@@ -1045,6 +1046,7 @@ static int badmeta_trace(void)
 	unsigned char ones[WIDE];
 	char wide[WIDE * 12] = "test:wide";
 	size_t len = strlen(wide);
+	uint64_t seq = 0;
 	uint32_t x = 5;
 	unsigned int i;
 
@@ -1077,6 +1079,14 @@ static int badmeta_trace(void)
 		meta_field(name, i, 1, KTRACE_DISPLAY_ENUM, 0, 65535);
 		meta(KTRACE_META_ENUM, &one, sizeof(one));
 		len += snprintf(wide + len, sizeof(wide) - len, " %s=one", name);
+	}
+	/* 19890 more fields in 78 events, each announcing 65535 values, none written. */
+	for (i = 0; i < 19890; i++) {
+		sb_room(&low, &seq, 1000, 128);
+		if (i % 255 == 0)
+			meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 9, 0, 0, 255, 0,
+				   "test", "many");
+		meta_field("f", 0, 8, KTRACE_DISPLAY_FLAGS, 0, 65535);
 	}
 	sb_end(&low, 0);
 	sb_flush(&low);
