@@ -256,26 +256,16 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 		*len = strnlen((const char *)r->data + f->offset, size);
 		return KT_VALUE_STRING;
 	}
-	if (compact) {
-		if (f->offset >= 32 || !f->size)
-			return KT_VALUE_NONE;
-		v = r->payload >> f->offset;
-		if (f->size < 32)
-			v &= (1ULL << f->size) - 1;
-		raw = v;
-		bits = f->size < 32 ? f->size : 32;
-		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size < 64 && (v >> (f->size - 1)) & 1)
-			v |= ~0ULL << f->size;
-	} else {
-		if (f->size > sizeof(v) || f->offset + f->size > r->length)
-			return KT_VALUE_NONE;
-		memcpy(&v, r->data + f->offset, f->size);
-		raw = v;
-		bits = f->size * 8;
-		if ((f->flags & KTRACE_FIELD_SIGNED) && f->size && f->size < 8 &&
-		    (v >> (f->size * 8 - 1)) & 1)
-			v |= ~0ULL << (f->size * 8);
-	}
+	/*
+	 * The metadata's fields are what the uapi allows (read_metadata()):
+	 * 1 to 32 bits within a compact payload, 1, 2, 4 or 8 bytes.
+	 */
+	if (!kt_field_raw(f, r, &raw))
+		return KT_VALUE_NONE;
+	v = raw;
+	bits = compact ? f->size : f->size * 8;
+	if ((f->flags & KTRACE_FIELD_SIGNED) && bits < 64 && (v >> (bits - 1)) & 1)
+		v |= ~0ULL << bits;
 	*val = v;
 	switch (f->display) {
 	case KTRACE_DISPLAY_SYMBOL:
@@ -379,7 +369,7 @@ static void put_named(struct kt_buf *b, const struct kt_trace *t, const struct k
 /*
  * The fields of @r, an event of the metadata, with put_named().  A KEY
  * field prints, in its place, the fields of the description its key names
- * (kt_key_lookup()) as in the description's own line: "block:rq_issue
+ * (kt_key_named()) as in the description's own line: "block:rq_issue
  * dev=8:0 sector=2048 ..."; or "unknown:0x%08x" if it names none.  The
  * description's own KEY fields, if any, print as numbers.
  */
@@ -392,7 +382,7 @@ static void put_fields(struct kt_buf *b, const struct kt_trace *t, const struct 
 
 	for (i = 0; i < ev->nr_fields; i++) {
 		const struct kt_field *f = &ev->fields[i];
-		const struct kt_record *d;
+		struct kt_record d;
 		char word[32];
 		uint64_t key;
 
@@ -400,11 +390,11 @@ static void put_fields(struct kt_buf *b, const struct kt_trace *t, const struct 
 			put_named(b, t, f, r, json, &first);
 			continue;
 		}
-		d = kt_key_lookup(t, ev->group, (uint32_t)key);
-		for (j = 0; d && j < d->event->nr_fields; j++)
-			put_named(b, t, &d->event->fields[j], d, json, &first);
-		if (d)
+		if (kt_key_named(t, r, i, &d)) {
+			for (j = 0; j < d.event->nr_fields; j++)
+				put_named(b, t, &d.event->fields[j], &d, json, &first);
 			continue;
+		}
 		snprintf(word, sizeof(word), "unknown:0x%08x", (uint32_t)key);
 		if (json) {
 			kt_bufprintf(b, "%s", first ? "" : ",");
@@ -1042,8 +1032,13 @@ int cmd_report(int argc, char **argv)
 		f.real_mag = f.real_neg ? t.clock.ref_mono_ns - t.clock.ref_real_ns :
 			     t.clock.ref_real_ns - t.clock.ref_mono_ns;
 	}
+	if (!ret && f.relative && kt_merge(&t, find_trigger, &f) < 0) {
+		/* find_trigger() stops the merge with 1: only -1 is an error. */
+		fprintf(stderr, "ktrace report: %s: out of memory looking for the trigger\n",
+			path);
+		ret = 1;
+	}
 	if (!ret && f.relative) {
-		kt_merge(&t, find_trigger, &f);
 		if (!f.have_origin) {
 			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger)\n",
 				path);
@@ -1323,6 +1318,8 @@ int cmd_stat(int argc, char **argv)
 		kt_close(&t);
 		return 1;
 	}
+	/* stat prints no field: no key to follow. */
+	t.no_keys = true;
 	ret = kt_merge(&t, stat_one, &a);
 	if (ret)
 		fprintf(stderr, "ktrace stat: %s: out of memory\n", t.path);

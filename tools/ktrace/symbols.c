@@ -683,6 +683,8 @@ int kt_symbols_save(const char *path, bool hide)
 		goto out;
 	}
 	k.ks = &ks;
+	/* collect() prints no field: no key to follow. */
+	t.no_keys = true;
 	if (kt_merge(&t, collect, &k) || k.oom) {
 		fprintf(stderr, "ktrace: %s: out of memory\n", path);
 		goto out;

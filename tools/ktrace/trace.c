@@ -15,7 +15,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -253,8 +255,10 @@ static int bad_version(const struct kt_trace *t, unsigned int version)
 static size_t subbuf_at(const struct kt_stream *s, size_t off,
 			struct ktrace_subbuf_header *h)
 {
-	if (s->size - off < sizeof(*h))
+	if (s->size - off < sizeof(*h)) {
+		memset(h, 0, sizeof(*h));
 		return 0;
+	}
 	memcpy(h, s->data + off, sizeof(*h));
 	if (h->magic != KTRACE_MAGIC || !version_ok(h->version) ||
 	    h->channel != s->channel || h->cpu != s->cpu || h->data_size % 4 ||
@@ -274,9 +278,15 @@ static size_t next_subbuf(struct kt_trace *t, const struct kt_stream *s, size_t 
 		if (*size)
 			return off;
 		if (!warned) {
-			kt_warn(t, s->file_offset + off,
-				"%s CPU %u: bad subbuffer header, looking for the next",
-				kt_channel_name(s->channel), s->cpu);
+			/* A header of another version: its version rather than "bad". */
+			if (h->magic == KTRACE_MAGIC && !version_ok(h->version))
+				kt_warn(t, s->file_offset + off,
+					"%s CPU %u: subbuffer of format version %u, looking for the next",
+					kt_channel_name(s->channel), s->cpu, h->version);
+			else
+				kt_warn(t, s->file_offset + off,
+					"%s CPU %u: bad subbuffer header, looking for the next",
+					kt_channel_name(s->channel), s->cpu);
 			warned = true;
 		}
 	}
@@ -334,6 +344,34 @@ static void check_metadata_count(struct kt_trace *t, uint64_t at, unsigned int w
 			want);
 }
 
+/* Remove @e, installed by event_install(), and free it. */
+static void event_drop(struct kt_trace *t, struct kt_event *e)
+{
+	struct kt_event **slot;
+
+	if (e->kind == KTRACE_EVENT_EXPANDED)
+		slot = &t->expanded[e->major][e->minor];
+	else
+		slot = &t->compact[e->channel][e->id];
+	if (*slot == e)
+		*slot = NULL;
+	event_free(e);
+}
+
+/*
+ * Whether field @m of an event of kind @kind is one the uapi allows: a
+ * compact field of 1 to 32 bits within the payload; an expanded field a
+ * string or a number of 1, 2, 4 or 8 bytes (as the kernel's ascii pipe
+ * reads them).  The decoding of values relies on it.
+ */
+static bool field_ok(unsigned int kind, const struct ktrace_meta_field *m)
+{
+	if (kind == KTRACE_EVENT_COMPACT)
+		return m->size && m->size <= 32 && m->offset + m->size <= 32;
+	return m->display == KTRACE_DISPLAY_STRING || m->size == 1 || m->size == 2 ||
+	       m->size == 4 || m->size == 8;
+}
+
 /*
  * The metadata of one low-channel stream, in order; 0, or -1 after saying
  * so if its trace record is of a version this tool does not read.
@@ -341,7 +379,9 @@ static void check_metadata_count(struct kt_trace *t, uint64_t at, unsigned int w
 static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 {
 	struct kt_event *ev = NULL;
-	unsigned int field = 0, value = 0, meta_want = 0, meta_got = 0;
+	unsigned int field = 0, meta_want = 0, meta_got = 0;
+	/* The fields and values of an event dropped for a bad field. */
+	bool dropped = false;
 	struct ktrace_subbuf_header h;
 	uint64_t meta_at = 0;
 	size_t off = 0, size;
@@ -409,6 +449,7 @@ static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 					kt_warn(t, at, "event %s:%s has %u of its %u fields",
 						ev->group, ev->name, field, ev->nr_fields);
 				ev = NULL;
+				dropped = false;
 				if (m.channel >= KTRACE_NR_CHANNELS ||
 				    m.kind > KTRACE_EVENT_EXPANDED ||
 				    (m.kind == KTRACE_EVENT_COMPACT &&
@@ -444,38 +485,64 @@ static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 
 				if (r.length < sizeof(m))
 					goto bad;
+				if (dropped)
+					break;
 				if (!ev || field >= ev->nr_fields) {
 					kt_warn(t, at, "field record without its event");
 					break;
 				}
 				memcpy(&m, r.data, sizeof(m));
+				if (!field_ok(ev->kind, &m)) {
+					kt_warn(t, at,
+						"event %s:%s ignored: field %.*s of offset %u, size %u",
+						ev->group, ev->name, KTRACE_NAME_LEN, m.name,
+						m.offset, m.size);
+					event_drop(t, ev);
+					ev = NULL;
+					dropped = true;
+					break;
+				}
 				f = &ev->fields[field++];
 				name_copy(f->name, m.name, KTRACE_NAME_LEN);
 				f->offset = m.offset;
 				f->size = m.size;
 				f->display = m.display;
 				f->flags = m.flags;
+				/* Allocated as read: an announced count costs nothing. */
 				f->values = NULL;
-				if (m.nr_values)
-					f->values = calloc(m.nr_values, sizeof(*f->values));
-				f->nr_values = f->values ? m.nr_values : 0;
-				value = 0;
+				f->nr_values = 0;
+				f->values_size = 0;
+				f->max_values = m.nr_values;
 				break;
 			}
 			case KTRACE_META_ENUM: {
 				struct ktrace_meta_enum m;
 				struct kt_field *f = ev && field ? &ev->fields[field - 1] : NULL;
+				struct kt_enum *e;
 
 				if (r.length < sizeof(m))
 					goto bad;
-				if (!f || value >= f->nr_values) {
+				if (dropped)
+					break;
+				if (!f || f->nr_values >= f->max_values) {
 					kt_warn(t, at, "enum record without its field");
 					break;
 				}
+				if (f->nr_values == f->values_size) {
+					unsigned int n = f->values_size ? 2 * f->values_size : 8;
+
+					n = n < f->max_values ? n : f->max_values;
+					e = realloc(f->values, n * sizeof(*e));
+					if (!e)
+						break;
+					f->values = e;
+					f->values_size = n;
+				}
 				memcpy(&m, r.data, sizeof(m));
-				f->values[value].value = (uint64_t)m.value_hi << 32 | m.value_lo;
-				name_copy(f->values[value].name, m.name, KTRACE_NAME_LEN);
-				value++;
+				/* Only the values read count: a table cut short has no zeroes. */
+				e = &f->values[f->nr_values++];
+				e->value = (uint64_t)m.value_hi << 32 | m.value_lo;
+				name_copy(e->name, m.name, KTRACE_NAME_LEN);
 				break;
 			}
 			default:
@@ -751,6 +818,7 @@ void kt_close(struct kt_trace *t)
 	free(t->comms);
 	free(t->names);
 	free(t->keys.slots);
+	free(t->named);
 }
 
 /* a * b / c, without overflow in the product. */
@@ -839,9 +907,8 @@ bool kt_field_raw(const struct kt_field *f, const struct kt_record *r, uint64_t 
 {
 	uint64_t v = 0;
 
+	/* read_metadata() let only 1 to 32 bits within the payload through. */
 	if (r->id != KTRACE_ID_EXPANDED) {
-		if (f->offset >= 32)
-			return false;
 		v = r->payload >> f->offset;
 		if (f->size < 32)
 			v &= (1ULL << f->size) - 1;
@@ -865,13 +932,31 @@ bool kt_field_raw(const struct kt_field *f, const struct kt_record *r, uint64_t 
  * before it; a key two identities had (of any group) names nothing from
  * then on; an event that ends a request (KTRACE_FIELD_KEY_END) forgets the
  * description it printed, so that a stale one never names a new request.
- * Unlike the ascii pipe's cache of 1024, every description is kept.
+ * Unlike the ascii pipe's cache of 1024, every description not yet ended
+ * is kept: an entry is small (the event and a pointer to the bytes) and
+ * deleted when ended, so the table holds the requests in flight.
  */
+
+/*
+ * The slot hash: the keys come from the file, so one could be forged that
+ * all fall in one run of slots (N^2 probes); mixed with a seed drawn per
+ * merge, they cannot be chosen to.  Only slot placement depends on it,
+ * never the output.
+ */
+static size_t key_home(const struct kt_keys *k, uint32_t key)
+{
+	uint64_t x = key ^ k->seed;
+
+	/* splitmix64's finalizer */
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (x ^ (x >> 31)) & (k->nr_slots - 1);
+}
 
 /* The slot of @key: its entry, or the empty slot it would take. */
 static struct kt_key *key_slot(const struct kt_keys *k, uint32_t key)
 {
-	size_t mask = k->nr_slots - 1, i = (key * 0x9e3779b1U) & mask;
+	size_t mask = k->nr_slots - 1, i = key_home(k, key);
 
 	for (;; i = (i + 1) & mask) {
 		struct kt_key *s = &k->slots[i];
@@ -881,22 +966,58 @@ static struct kt_key *key_slot(const struct kt_keys *k, uint32_t key)
 	}
 }
 
+/*
+ * Empty slot @s, moving back the entries after it that probing would no
+ * longer find (linear probing's deletion: no tombstones, so that the table
+ * only holds the requests in flight, not every request ever seen).
+ */
+static void key_delete(struct kt_keys *k, struct kt_key *s)
+{
+	size_t mask = k->nr_slots - 1, i = s - k->slots, j = i;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!k->slots[j].used)
+			break;
+		home = key_home(k, k->slots[j].key);
+		/* The entry at j stays if its home is cyclically in (i, j]. */
+		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
+			continue;
+		k->slots[i] = k->slots[j];
+		i = j;
+	}
+	k->slots[i].used = false;
+	k->used--;
+}
+
 /* Twice the slots, at most half of them used after; false if out of memory. */
 static bool keys_grow(struct kt_keys *k)
 {
-	struct kt_keys n = { .nr_slots = k->nr_slots ? 2 * k->nr_slots : 1024 };
+	struct kt_keys n = *k;
 	size_t i;
 
+	n.nr_slots = k->nr_slots ? 2 * k->nr_slots : 1024;
 	n.slots = calloc(n.nr_slots, sizeof(*n.slots));
 	if (!n.slots)
 		return false;
 	for (i = 0; i < k->nr_slots; i++)
 		if (k->slots[i].used)
 			*key_slot(&n, k->slots[i].key) = k->slots[i];
-	n.used = k->used;
 	free(k->slots);
 	*k = n;
 	return true;
+}
+
+/* The description an entry holds, as a record to decode its fields from. */
+static void key_record(const struct kt_key *s, struct kt_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = KTRACE_ID_EXPANDED;
+	r->event = (struct kt_event *)s->event;
+	r->data = s->data;
+	r->length = s->length;
 }
 
 /* The value of the identity field of @r at or after field *@i; false at the end. */
@@ -941,6 +1062,7 @@ static int key_remember(struct kt_trace *t, const struct kt_record *r)
 {
 	const struct kt_event *ev = r->event;
 	uint64_t h = KTRACE_KEY_SEED, v;
+	struct kt_record old;
 	unsigned int i, n = 0;
 	struct kt_key *s;
 	uint32_t key;
@@ -961,51 +1083,116 @@ static int key_remember(struct kt_trace *t, const struct kt_record *r)
 		return -1;
 	key = ktrace_key_final(h);
 	s = key_slot(&t->keys, key);
-	if (!s->used || s->forgotten) {
-		t->keys.used += !s->used;
-		*s = (struct kt_key){ .key = key, .used = true, .rec = *r };
-	} else if (!s->ambiguous) {
+	if (s->used && s->ambiguous)
+		return 0;
+	if (!s->used) {
+		t->keys.used++;
+		*s = (struct kt_key){ .key = key, .used = true };
+	} else {
 		/* The newest of an identity; two identities, none until forgotten. */
-		if (same_identity(&s->rec, r))
-			s->rec = *r;
-		else
+		key_record(s, &old);
+		if (!same_identity(&old, r)) {
 			s->ambiguous = true;
+			return 0;
+		}
 	}
+	s->event = ev;
+	s->data = r->data;
+	s->length = r->length;
 	return 0;
 }
 
-const struct kt_record *kt_key_lookup(const struct kt_trace *t, const char *group,
-				      uint32_t key)
+/* The entry naming @key in @group: NULL if none, or if two identities had it. */
+static struct kt_key *key_lookup(const struct kt_trace *t, const char *group, uint32_t key)
 {
-	const struct kt_key *s;
+	struct kt_key *s;
 
 	if (!t->keys.nr_slots)
 		return NULL;
 	s = key_slot(&t->keys, key);
-	if (!s->used || s->forgotten || s->ambiguous || strcmp(s->rec.event->group, group))
+	if (!s->used || s->ambiguous || strcmp(s->event->group, group))
 		return NULL;
-	return &s->rec;
+	return s;
 }
 
 /*
- * After @r is handed out: its KTRACE_FIELD_KEY_END fields end what they
- * named, whose description is forgotten.  A key that named nothing (none,
- * or ambiguous) stays as it is.
+ * Before @r is handed out: what each of its KEY fields names, in
+ * t->named, as the ascii pipe finds it while printing the fields left to
+ * right: a KTRACE_FIELD_KEY_END field ends what it named, whose
+ * description is forgotten (deleted) at once, for the fields after it and
+ * the records after @r.  A key that named nothing (none, or ambiguous)
+ * stays as it is.  Return: 0, or -1 when out of memory.
  */
-static void key_forget(struct kt_trace *t, const struct kt_record *r)
+static int key_resolve(struct kt_trace *t, const struct kt_record *r)
 {
 	const struct kt_event *ev = r->event;
 	unsigned int i;
 	uint64_t v;
 
-	for (i = 0; ev && i < ev->nr_fields; i++) {
-		const struct kt_field *f = &ev->fields[i];
+	t->named_rec = NULL;
+	if (!ev)
+		return 0;
+	if (ev->nr_fields > t->nr_named) {
+		struct kt_key *n = realloc(t->named, ev->nr_fields * sizeof(*n));
 
-		if (f->display != KTRACE_DISPLAY_KEY || !(f->flags & KTRACE_FIELD_KEY_END) ||
-		    !kt_field_raw(f, r, &v) || !kt_key_lookup(t, ev->group, (uint32_t)v))
-			continue;
-		key_slot(&t->keys, (uint32_t)v)->forgotten = true;
+		if (!n)
+			return -1;
+		t->named = n;
+		t->nr_named = ev->nr_fields;
 	}
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct kt_field *f = &ev->fields[i];
+		struct kt_key *s;
+
+		t->named[i].used = false;
+		if (f->display != KTRACE_DISPLAY_KEY || !kt_field_raw(f, r, &v))
+			continue;
+		s = key_lookup(t, ev->group, (uint32_t)v);
+		if (!s)
+			continue;
+		t->named[i] = *s;
+		if (f->flags & KTRACE_FIELD_KEY_END)
+			key_delete(&t->keys, s);
+	}
+	t->named_rec = r;
+	return 0;
+}
+
+bool kt_key_named(const struct kt_trace *t, const struct kt_record *r, unsigned int i,
+		  struct kt_record *d)
+{
+	if (r != t->named_rec || !r->event || i >= r->event->nr_fields || !t->named[i].used)
+		return false;
+	key_record(&t->named[i], d);
+	return true;
+}
+
+/* Whether an event of the metadata has a KEY field: else no key is tracked. */
+static bool have_keys(const struct kt_trace *t)
+{
+	const struct kt_event *ev;
+	unsigned int i, j, k;
+
+	for (i = 0; i < KTRACE_NR_CHANNELS * (KTRACE_ID_COMPACT_MAX + 1) + 256 * 256; i++) {
+		j = KTRACE_NR_CHANNELS * (KTRACE_ID_COMPACT_MAX + 1);
+		ev = i < j ? t->compact[i / (KTRACE_ID_COMPACT_MAX + 1)]
+				       [i % (KTRACE_ID_COMPACT_MAX + 1)] :
+			     t->expanded[(i - j) / 256][(i - j) % 256];
+		for (k = 0; ev && k < ev->nr_fields; k++)
+			if (ev->fields[k].display == KTRACE_DISPLAY_KEY)
+				return true;
+	}
+	return false;
+}
+
+/* A seed for the slot hash, different in each run. */
+static uint64_t keys_seed(void)
+{
+	uint64_t seed;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == sizeof(seed))
+		return seed;
+	return (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32 ^ (uintptr_t)&seed;
 }
 
 /* Where the merge is in one stream. */
@@ -1060,6 +1247,9 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
 	/* Keys name records of this merge only, from its start. */
 	free(t->keys.slots);
 	memset(&t->keys, 0, sizeof(t->keys));
+	t->named_rec = NULL;
+	t->keys.off = t->no_keys || !have_keys(t);
+	t->keys.seed = keys_seed();
 	/* As the ascii pipe: high then medium, CPU by CPU; ties go first. */
 	for (i = 0; i < t->nr_streams; i++) {
 		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
@@ -1101,13 +1291,21 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
 		best->rec.pid = best->pid;
 		if (best->rec.event && best->rec.id == KTRACE_ID_EXPANDED)
 			learn(t, &best->rec);
-		/* As the ascii pipe: described, printed, then forgotten if ended. */
-		ret = key_remember(t, &best->rec);
+		/*
+		 * As the ascii pipe: the record's own identity learned first,
+		 * then its fields printed left to right, each KEY_END field
+		 * forgetting what it named once printed.
+		 */
+		if (!t->keys.off) {
+			ret = key_remember(t, &best->rec);
+			if (!ret)
+				ret = key_resolve(t, &best->rec);
+		}
 		if (!ret)
 			ret = fn(t, &best->rec, arg);
+		t->named_rec = NULL;
 		if (ret)
 			break;
-		key_forget(t, &best->rec);
 	}
 	free(cur);
 	return ret;

@@ -67,7 +67,12 @@ struct kt_enum {
 
 struct kt_field {
 	char name[KTRACE_NAME_LEN + 1];
-	unsigned int offset, size, display, flags, nr_values;
+	unsigned int offset, size, display, flags;
+	/*
+	 * The values read, of the max_values announced; room for
+	 * values_size, grown as they are read.
+	 */
+	unsigned int nr_values, max_values, values_size;
 	struct kt_enum *values;
 };
 
@@ -113,19 +118,24 @@ struct kt_record {
 
 /*
  * The descriptions seen so far (KTRACE_FIELD_IDENT), by key: the newest
- * record of the key's identity; or that two identities had the key
- * (ambiguous); or that a KTRACE_FIELD_KEY_END event ended what it named
- * (forgotten: as if never seen).  Built in time order by kt_merge().
+ * record of the key's identity (its event and bytes, in the trace's
+ * streams); or that two identities had the key (ambiguous).  A
+ * KTRACE_FIELD_KEY_END field that ends what it named deletes its entry.
+ * Built in time order by kt_merge().
  */
 struct kt_key {
 	uint32_t key;
-	bool used, ambiguous, forgotten;
-	struct kt_record rec;
+	uint32_t length;
+	bool used, ambiguous;
+	const struct kt_event *event;
+	const unsigned char *data;
 };
 
 struct kt_keys {
 	struct kt_key *slots;
 	size_t nr_slots, used;
+	uint64_t seed;			/* of the slot hash, per merge */
+	bool off;			/* no KEY field in the trace, or no_keys */
 };
 
 struct kt_trace {
@@ -152,6 +162,11 @@ struct kt_trace {
 	bool symbols_hidden;		/* the values are tokens ("# hidden") */
 	unsigned int warnings;
 	struct kt_keys keys;		/* of the merge under way */
+	bool no_keys;			/* kt_merge() callers that print no field */
+	/* What the KEY fields of the record handed out name (kt_key_named()). */
+	struct kt_key *named;
+	unsigned int nr_named;
+	const struct kt_record *named_rec;
 };
 
 /* What one stream's subbuffer headers said. */
@@ -179,13 +194,13 @@ void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
  */
 bool kt_field_raw(const struct kt_field *f, const struct kt_record *r, uint64_t *raw);
 /*
- * The record that key @key names in an event of group @group
- * (KTRACE_DISPLAY_KEY): the newest description of that key before the
- * record being merged; NULL if there is none in @group, or if two
- * identities had that key.
+ * The description that KEY field @i of @r, the record kt_merge() hands
+ * out, names (KTRACE_DISPLAY_KEY), in *@d: the newest description of that
+ * key in @r's group before @r, unless a KEY_END field before field @i
+ * ended it.  False if there is none, or if two identities had that key.
  */
-const struct kt_record *kt_key_lookup(const struct kt_trace *t, const char *group,
-				      uint32_t key);
+bool kt_key_named(const struct kt_trace *t, const struct kt_record *r, unsigned int i,
+		  struct kt_record *d);
 
 struct kt_buf;
 /*

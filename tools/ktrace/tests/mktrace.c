@@ -5,7 +5,8 @@
  *
  *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
- *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta]
+ *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
+ *                           manykeys N ended|collide|badmeta]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -907,6 +908,213 @@ static int future_trace(bool headers)
 	return 0;
 }
 
+/* Roll @s over to a new subbuffer unless @len more bytes fit in it. */
+static void sb_room(struct sb *s, uint64_t *seq, uint64_t clock, size_t len)
+{
+	if (s->used + len + 2 * sizeof(struct ktrace_timestamp) < s->size)
+		return;
+	sb_end(s, 0);
+	sb_begin(s, ++*seq, 0, clock);
+}
+
+/* The inverse of odd @c modulo 2^64. */
+static uint64_t inverse64(uint64_t c)
+{
+	uint64_t x = c;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		x *= 2 - c * x;
+	return x;
+}
+
+/* A value of a one-field identity whose key is @key (the hash undone). */
+static uint64_t ident_of_key(uint32_t key)
+{
+	uint64_t h = (uint64_t)key << 32;
+
+	h *= inverse64(0xbf58476d1ce4e5b9ULL);
+	h ^= h >> 29 ^ h >> 58;
+	h *= inverse64(0x9e3779b97f4a7c15ULL);
+	return h ^ KTRACE_KEY_SEED;
+}
+
+/*
+ * Many keys (mktrace TRACE EXPECTED manykeys N ended|collide): N requests
+ * on one CPU, each described by test:desc (one 8-byte identity field),
+ * then ended by test:end, whose KEY_END field names it ("ended"); or only
+ * described, with keys chosen so that a fixed multiplicative slot hash
+ * (key * 0x9e3779b1) puts them all in a few slots ("collide").  With
+ * "ended", the last request is described again and ended by test:end2,
+ * whose second KEY field, after the KEY_END one, names nothing.  The one
+ * line EXPECTED holds is the last line report must print.
+ */
+static int manykeys_trace(unsigned long n, bool ended)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1,
+	};
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	uint64_t seq = 0, clock = 1100, v = 0;
+	/* 0x9e3779b1 * inv == 1 modulo 2^32 */
+	uint32_t inv = (uint32_t)inverse64(0x9e3779b1U), key = 0;
+	char text[128];
+	unsigned long i;
+
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 0, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 20, 1, 1, 0,
+		   "test", "desc");
+	meta_field("id", 0, 8, KTRACE_DISPLAY_HEX, KTRACE_FIELD_IDENT, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 5, 0, 0, 1, 0, "test", "end");
+	meta_field("rq", 0, 32, KTRACE_DISPLAY_KEY, KTRACE_FIELD_KEY_END, 0);
+	/* An end naming its key twice: the second field after the first ended it. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 20, 2, 2, 0,
+		   "test", "end2");
+	meta_field("rq", 0, 4, KTRACE_DISPLAY_KEY, KTRACE_FIELD_KEY_END, 0);
+	meta_field("again", 4, 4, KTRACE_DISPLAY_KEY, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+	sb_begin(&c0, 0, 0, clock);
+	for (i = 0; i < n; i++, clock++) {
+		if (ended) {
+			v = i;
+			key = ktrace_key_final(ktrace_key_add(KTRACE_KEY_SEED, v));
+		} else {
+			/* Slot hashes i << 18 | i >> 14: a few home slots, all keys distinct. */
+			key = ((uint32_t)i << 18 | (uint32_t)(i >> 14)) * inv;
+			v = ident_of_key(key);
+		}
+		sb_room(&c0, &seq, clock, 64);
+		sb_expanded(&c0, 20, 1, clock, &v, sizeof(v));
+		if (ended)
+			sb_compact(&c0, 5, clock, key);
+	}
+	if (ended) {
+		uint32_t two[2] = { key, key };
+
+		/* Described again, then ended by test:end2: known, then unknown. */
+		sb_room(&c0, &seq, clock, 64);
+		sb_expanded(&c0, 20, 1, clock, &v, sizeof(v));
+		sb_expanded(&c0, 20, 2, clock, two, sizeof(two));
+		snprintf(text, sizeof(text), "test:end2 id=0x%llx again=unknown:0x%08x",
+			 (unsigned long long)v, key);
+	} else {
+		clock--;
+		snprintf(text, sizeof(text), "test:desc id=0x%llx", (unsigned long long)v);
+	}
+	line(clock, 0, "<idle>-0", text);
+	sb_end(&c0, 0);
+	sb_flush(&c0);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
+/*
+ * Metadata the uapi does not allow (mktrace TRACE EXPECTED badmeta):
+ * compact fields of 0 bits and past bit 31, an expanded number of 3
+ * bytes, each making its event unknown; an enum table announcing 3 values
+ * of which 1 is written, whose value 0 has no name; 100 tables announcing
+ * 65535 values each, of which 1 is written, and 19890 of which none is
+ * (allocations bounded by what the stream holds, not by what a record
+ * announces); and a second
+ * subbuffer of the high channel in the next format version.
+ */
+#define WIDE	100
+
+static int badmeta_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1,
+	};
+	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_enum one = { 1, 0, "one" };
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	unsigned char ones[WIDE];
+	char wide[WIDE * 12] = "test:wide";
+	size_t len = strlen(wide);
+	uint64_t seq = 0;
+	uint32_t x = 5;
+	unsigned int i;
+
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 0, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 6, 0, 0, 2, 0, "test", "zero");
+	meta_field("z", 0, 0, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("e", 0, 4, KTRACE_DISPLAY_ENUM, 0, 1);
+	meta(KTRACE_META_ENUM, &one, sizeof(one));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 7, 0, 0, 1, 0, "test", "past");
+	meta_field("w", 8, 30, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 21, 1, 1, 0,
+		   "test", "three");
+	meta_field("a", 0, 3, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 8, 0, 0, 1, 0, "test", "cut");
+	meta_field("e", 0, 8, KTRACE_DISPLAY_ENUM, 0, 3);
+	meta(KTRACE_META_ENUM, &one, sizeof(one));
+	/* 100 tables announcing 65535 values each: one read each. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 21, 2,
+		   WIDE, 0, "test", "wide");
+	for (i = 0; i < WIDE; i++) {
+		char name[KTRACE_NAME_LEN + 1];
+
+		snprintf(name, sizeof(name), "f%u", i);
+		meta_field(name, i, 1, KTRACE_DISPLAY_ENUM, 0, 65535);
+		meta(KTRACE_META_ENUM, &one, sizeof(one));
+		len += snprintf(wide + len, sizeof(wide) - len, " %s=one", name);
+	}
+	/* 19890 more fields in 78 events, each announcing 65535 values, none written. */
+	for (i = 0; i < 19890; i++) {
+		sb_room(&low, &seq, 1000, 128);
+		if (i % 255 == 0)
+			meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 9, 0, 0, 255, 0,
+				   "test", "many");
+		meta_field("f", 0, 8, KTRACE_DISPLAY_FLAGS, 0, 65535);
+	}
+	sb_end(&low, 0);
+	sb_flush(&low);
+	sb_begin(&c0, 0, 0, 1100);
+	memset(ones, 1, sizeof(ones));
+	sb_expanded(&c0, 21, 2, 1100, ones, sizeof(ones));
+	line(1100, 0, "<idle>-0", wide);
+	sb_compact(&c0, 6, 1100, 0);
+	line(1100, 0, "<idle>-0", "unknown:high id=6 payload=0x0");
+	sb_compact(&c0, 7, 1101, 0x100);
+	line(1101, 0, "<idle>-0", "unknown:high id=7 payload=0x100");
+	sb_expanded(&c0, 21, 1, 1102, &x, sizeof(x));
+	line(1102, 0, "<idle>-0", "unknown:high major=21 minor=1 length=4");
+	sb_compact(&c0, 8, 1103, 0);
+	line(1103, 0, "<idle>-0", "test:cut e=0");
+	sb_compact(&c0, 8, 1104, 1);
+	line(1104, 0, "<idle>-0", "test:cut e=one");
+	sb_end(&c0, 0);
+	fmt_version = KTRACE_FORMAT_VERSION + 1;
+	sb_begin(&c0, 1, 0, 1105);
+	sb_compact(&c0, 8, 1105, 1);
+	sb_end(&c0, 0);
+	sb_flush(&c0);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -953,6 +1161,22 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[3], "futuremeta"))
 			return future_trace(false);
 		return symbols_trace(!strcmp(argv[3], "badsymbols"), NULL, 0);
+	} else if (argc == 4 && !strcmp(argv[3], "badmeta")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return badmeta_trace();
+	} else if (argc == 6 && !strcmp(argv[3], "manykeys")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return manykeys_trace(strtoul(argv[4], NULL, 0), !strcmp(argv[5], "ended"));
 	} else if (argc == 6 && !strcmp(argv[3], "clock")) {
 		mc.ref_mono_ns = strtoull(argv[4], NULL, 0);
 		mc.ref_real_ns = strtoull(argv[5], NULL, 0);
@@ -975,7 +1199,7 @@ int main(int argc, char **argv)
 			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|longstr|\n"
 			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
 			"                              clock MONO REAL|v1|blockkeys|futurever|\n"
-			"                              futuremeta]\n");
+			"                              futuremeta|manykeys N ended|collide|badmeta]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");
