@@ -4,6 +4,21 @@
 # (flag tables, keys, saturated values) print as the kernel's ascii pipe
 # prints them, in text and JSON.
 
+# fmt_verdict NAME WANT STATUS [NOTE]: ok if ktrace exited 0, wrote nothing
+# on stderr and $tmp/fmt.out is WANT (not empty); else how it differs.
+fmt_verdict() {
+	if [ "$3" -eq 0 ] && [ ! -s "$tmp/fmt.err" ] && [ -s "$2" ] &&
+	   cmp -s "$2" "$tmp/fmt.out"; then
+		echo "ok $n $1${4:+ ($4)}"
+	else
+		echo "not ok $n $1"
+		echo "# exit status $3"
+		diff "$2" "$tmp/fmt.out" | sed 's/^/# /'
+		sed 's/^/# stderr: /' "$tmp/fmt.err"
+		fails=$((fails + 1))
+	fi
+}
+
 # fmt_report NAME WANT KEEP -- ARGS: ktrace ARGS exits 0 with nothing on
 # stderr, and the lines of its output that are lines of KEEP (all, if
 # KEEP is "all") are exactly WANT's.
@@ -17,16 +32,7 @@ fmt_report() {
 		grep -Fx -f "$keep" "$tmp/fmt.out" >"$tmp/fmt.kept"
 		mv "$tmp/fmt.kept" "$tmp/fmt.out"
 	fi
-	if [ "$st" -eq 0 ] && [ ! -s "$tmp/fmt.err" ] && [ -s "$want" ] &&
-	   cmp -s "$want" "$tmp/fmt.out"; then
-		echo "ok $n $name ($(wc -l <"$want") lines)"
-	else
-		echo "not ok $n $name"
-		echo "# exit status $st"
-		diff "$want" "$tmp/fmt.out" | sed 's/^/# /'
-		sed 's/^/# stderr: /' "$tmp/fmt.err"
-		fails=$((fails + 1))
-	fi
+	fmt_verdict "$name" "$want" "$st" "$(wc -l <"$want") lines"
 }
 
 # Version 1: the corpus (recorded by a version 1 kernel) prints what it
@@ -116,15 +122,7 @@ last_line() {
 	{ (ulimit -v "$kb" && timeout "$secs" "$bin" "$@"; echo $? >"$tmp/fmt.st") |
 		tail -n 1 >"$tmp/fmt.out"; } 2>"$tmp/fmt.err"
 	st=$(cat "$tmp/fmt.st")
-	if [ "$st" -eq 0 ] && [ ! -s "$tmp/fmt.err" ] && cmp -s "$want" "$tmp/fmt.out"; then
-		echo "ok $n $name"
-	else
-		echo "not ok $n $name"
-		echo "# exit status $st"
-		diff "$want" "$tmp/fmt.out" | sed 's/^/# /'
-		sed 's/^/# stderr: /' "$tmp/fmt.err"
-		fails=$((fails + 1))
-	fi
+	fmt_verdict "$name" "$want" "$st"
 }
 
 # 400000 requests described then ended: ended keys leave the table, whose
