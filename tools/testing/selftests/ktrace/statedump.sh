@@ -45,16 +45,17 @@ sd() { grep " statedump:$1 " "$TMP/out"; }
 val() { sed -n "s/.* $1=\"\{0,1\}\([^\" ]*\)\"\{0,1\}\( .*\)\{0,1\}$/\1/p"; }
 
 # Tasks: "pid ppid comm" from the trace and from /proc.  /proc shows the
-# full name of a kernel thread and a kworker's workqueue after a '-': the
-# trace has the task's comm, at most 15 bytes.
+# full name of a kernel thread and a kworker's workqueue after a '-' (idle)
+# or a '+' (running its work): the trace has the task's comm, at most 15
+# bytes.
 sd task | awk '{ for (i = 5; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
 	print v["pid"], v["ppid"], v["comm"] }' | tr -d '"' |
-	sed 's/ \(kworker[^-]*\)-.*/ \1/' | sort -n >"$TMP/sd_tasks"
+	sed 's/ \(kworker[^+-]*\)[+-].*/ \1/' | sort -n >"$TMP/sd_tasks"
 while read -r p; do
 	[ -r "/proc/$p/stat" ] || continue
 	ppid=$(sed 's/.*) [A-Za-z] \([0-9]*\) .*/\1/' "/proc/$p/stat")
 	printf '%s %s %s\n' "$p" "$ppid" "$(cut -c 1-15 "/proc/$p/comm" | tr ' ' '_')"
-done <"$TMP/alive" | sed 's/ \(kworker[^-]*\)-.*/ \1/' | sort -n >"$TMP/proc_tasks"
+done <"$TMP/alive" | sed 's/ \(kworker[^+-]*\)[+-].*/ \1/' | sort -n >"$TMP/proc_tasks"
 check "every process of /proc is dumped with its parent and name" \
 	"$(only_in "$TMP/proc_tasks" "$TMP/sd_tasks" | head -n 3 | tr '\n' ';')" ""
 check "init is pid 1, child of 0" "$(grep '^1 ' "$TMP/sd_tasks" | cut -d' ' -f2)" 0
