@@ -564,18 +564,10 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 
 	ev = ktrace_event_lookup(ch, rec->id, rec->major, rec->minor);
 	if (ev && ev->pid_is_current && ev->nr_fields) {
-		const struct ktrace_field *f = &ev->fields[0];
-		u32 pid = 0;
+		u64 pid;
 
-		/* The first field: bits of a payload, or up to 4 bytes. */
-		if (compact) {
-			pid = rec->payload >> f->offset;
-			if (f->size < 32)
-				pid &= (1U << f->size) - 1;
-		} else if (f->size <= sizeof(pid) && f->offset + f->size <= rec->length) {
-			memcpy(&pid, rec->data + f->offset, f->size);
-		}
-		c->pid = pid;
+		/* The first field, read as every number field is. */
+		c->pid = ascii_raw(&ev->fields[0], rec, compact, &pid) ? (u32)pid : 0;
 	}
 	if (ev && !compact)
 		ascii_learn(a, ev, rec);
