@@ -665,8 +665,11 @@ static u32 kt_rq_key(struct request *rq)
 /* The request of @key ended: the next of its identity is described again. */
 static void kt_rq_end(u32 key)
 {
-	if (key)
-		cmpxchg(&kt_rq_keys[key % KT_RQ_KEYS], key, 0);
+	u32 *slot = &kt_rq_keys[key % KT_RQ_KEYS];
+
+	/* Read first: most requests were described by their bio, not here. */
+	if (key && READ_ONCE(*slot) == key)
+		cmpxchg(slot, key, 0);
 }
 
 static void kt_probe_block_rq_insert(void *data, struct request *rq)
