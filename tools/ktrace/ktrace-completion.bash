@@ -104,7 +104,7 @@ _ktrace_complete()
 	extract) opts="-o --output -s --stop --no-kernel-addresses -h --help" ;;
 	report)
 		opts="-c --cpu -p --pid -e --event --from --to -r --relative --realtime
-		      --realtime=iso --json -h --help" ;;
+		      --realtime=iso --json --offset -h --help" ;;
 	stat) opts="--json -h --help" ;;
 	status|list) opts="-v --verbose -h --help" ;;
 	help)

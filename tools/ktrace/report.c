@@ -536,6 +536,11 @@ struct filter {
 	int64_t rel_from, rel_to;
 	uint64_t origin;
 	bool have_origin;
+	/*
+	 * Several traces: times are CLOCK_REALTIME plus each file's
+	 * offset (kt_real_ns()), and a HOST column follows the time.
+	 */
+	bool multi;
 };
 
 /* The trigger record: ktrace:trigger, written when a trigger fires. */
@@ -545,14 +550,25 @@ static bool is_trigger(const struct kt_record *r)
 	       !strcmp(r->event->name, "trigger");
 }
 
+/* The time of @r that report compares and prints (monotonic or merged). */
+static uint64_t rec_ns(const struct filter *f, const struct kt_trace *t,
+		       const struct kt_record *r)
+{
+	int64_t v;
+
+	if (!f->multi)
+		return r->ns;
+	v = kt_real_ns(t, r->ns);
+	return v < 0 ? 0 : v;
+}
+
 static int find_trigger(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct filter *f = arg;
 
-	(void)t;
 	if (!is_trigger(r))
 		return 0;
-	f->origin = r->ns;
+	f->origin = rec_ns(f, t, r);
 	f->have_origin = true;
 	return 1;
 }
@@ -682,10 +698,12 @@ static void real_str(const struct filter *f, char *buf, size_t size, uint64_t ns
 static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct filter *f = arg;
-	int64_t rel = (int64_t)(r->ns - f->origin);
+	uint64_t ns = rec_ns(f, t, r);
+	int64_t rel = (int64_t)(ns - f->origin);
 	uint64_t mag = rel < 0 ? -(uint64_t)rel : (uint64_t)rel;
-	uint64_t at = f->base == TB_MONO ? r->ns : real_ns(f, r->ns);
-	char time[64], extra[96] = "";
+	uint64_t at = f->base == TB_MONO || f->multi ? ns : real_ns(f, ns);
+	char time[160], extra[256] = "";
+	size_t len;
 
 	note_hits(f, t, r);
 	if (!cpu_matches(f, r) || at < f->from || at > f->to || !event_matches(f, r) ||
@@ -696,7 +714,7 @@ static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	if (f->relative) {
 		/* JSON: the wall-clock time too, if asked for. */
 		if (f->base != TB_MONO) {
-			real_str(f, time, sizeof(time), real_ns(f, r->ns));
+			real_str(f, time, sizeof(time), f->multi ? ns : real_ns(f, ns));
 			snprintf(extra, sizeof(extra), "\"realtime\":\"%s\",", time);
 		}
 		/* The time relative to the first trigger record: -S.N before, +S.N from it. */
@@ -706,6 +724,14 @@ static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		real_str(f, time, sizeof(time), at);
 	} else {
 		kt_time_str(time, sizeof(time), r->ns);
+	}
+	if (f->multi) {
+		/* The host is a word (kt_set_open()), JSON-safe but for quotes. */
+		len = strlen(extra);
+		if (f->json)
+			snprintf(extra + len, sizeof(extra) - len, "\"host\":\"%s\",", t->host);
+		else
+			snprintf(time + strlen(time), sizeof(time) - strlen(time), " %s", t->host);
 	}
 	if (f->json) {
 		if (kt_format_json(t, r, time, extra, &f->line))
@@ -866,7 +892,7 @@ static int parse_list(struct filter *f, int opt, char *arg)
 }
 
 /* Every -e names an event or a group of the trace's metadata (or unknown). */
-static int check_events(const struct filter *f, const struct kt_trace *t)
+static int check_events(const struct filter *f, const struct kt_trace *t, bool quiet)
 {
 	unsigned int i, j, k;
 	const struct kt_event *ev;
@@ -887,9 +913,10 @@ static int check_events(const struct filter *f, const struct kt_trace *t)
 			}
 		}
 		if (!found) {
-			fprintf(stderr,
-				"ktrace report: %s: no event or group '%s' in the trace's metadata\n",
-				t->path, e);
+			if (!quiet)
+				fprintf(stderr,
+					"ktrace report: %s: no event or group '%s' in the trace's metadata\n",
+					t->path, e);
 			return EXIT_USAGE;
 		}
 	}
@@ -900,7 +927,8 @@ static int check_events(const struct filter *f, const struct kt_trace *t)
 
 static const char report_help[] =
 	"usage: ktrace report [-c CPU,...] [-p PID|COMM,...] [-e EVENT,...] [--from SEC]\n"
-	"                     [--to SEC] [-r] [--realtime[=iso]] [--json] [FILE]\n"
+	"                     [--to SEC] [-r] [--realtime[=iso]] [--json]\n"
+	"                     [--offset FILE=NS]... [FILE...]\n"
 	"\n"
 	"Print the events of a trace file (by default " DEFAULT_FILE "), one per line,\n"
 	"merged across CPUs in time order, as /sys/kernel/debug/ktrace/ascii prints them:\n"
@@ -921,7 +949,12 @@ static const char report_help[] =
 	"                       UTC; with -r, times stay relative and a first line\n"
 	"                       '# trigger at TIME' gives the trigger's wall-clock time\n"
 	"      --json           one JSON object per event (see ktrace(1))\n"
+	"      --offset FILE=NS add NS nanoseconds (signed) to the times of FILE\n"
 	"  -h, --help           this help\n"
+	"\n"
+	"Several files (of several machines, or several recordings of one) are merged\n"
+	"on CLOCK_REALTIME from each trace's clock reference, plus its offset; a HOST\n"
+	"column (the machine's nodename) follows the time, and times are CLOCK_REALTIME.\n"
 	"\n"
 	"Lists are comma-separated, not empty; -c, -p and -e may be repeated.  A -c\n"
 	"or -p item that no event of the trace has is warned of on stderr.\n";
@@ -949,13 +982,16 @@ int cmd_report(int argc, char **argv)
 		{ "relative", no_argument, NULL, 'r' },
 		{ "realtime", optional_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "offset", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct filter f = { .to = UINT64_MAX, .rel_from = INT64_MIN, .rel_to = INT64_MAX };
-	const char *from = NULL, *to = NULL, *path = DEFAULT_FILE;
+	const char *from = NULL, *to = NULL, *path;
+	struct kt_set set = { 0 };
+	struct kt_trace *t;
+	unsigned int i, bad;
 	char real[64];
-	struct kt_trace t;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "c:p:e:rh", opts, NULL)) != -1) {
@@ -991,24 +1027,32 @@ int cmd_report(int argc, char **argv)
 		case 'j':
 			f.json = true;
 			break;
+		case 'O':
+			ret = kt_set_offset(&set, "report", optarg);
+			if (ret) {
+				kt_set_close(&set);
+				filter_free(&f);
+				return ret;
+			}
+			break;
 		case 'h':
 			fputs(report_help, stdout);
+			kt_set_close(&set);
 			filter_free(&f);
 			return 0;
 		default:
 			fputs(report_help, stderr);
+			kt_set_close(&set);
 			filter_free(&f);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc - 1) {
-		fprintf(stderr, "ktrace report: one trace file only\n");
-		filter_free(&f);
-		return EXIT_USAGE;
-	}
-	if (optind == argc - 1)
-		path = argv[optind];
+	/* Several files: CLOCK_REALTIME times, unless ISO 8601 was asked for. */
+	f.multi = argc - optind > 1;
+	if (f.multi && f.base == TB_MONO)
+		f.base = TB_REAL;
 	if (bad_time(&f, from, &f.from, &f.rel_from) || bad_time(&f, to, &f.to, &f.rel_to)) {
+		kt_set_close(&set);
 		filter_free(&f);
 		return EXIT_USAGE;
 	}
@@ -1016,23 +1060,39 @@ int cmd_report(int argc, char **argv)
 	f.cpu_hit = calloc(f.nr_cpus + 1, sizeof(bool));
 	f.pid_hit = calloc(f.nr_pids + 1, sizeof(bool));
 	f.comm_hit = calloc(f.nr_comms + 1, sizeof(bool));
-	if (!f.cpu_hit || !f.pid_hit || !f.comm_hit || kt_open(&t, path)) {
+	ret = !f.cpu_hit || !f.pid_hit || !f.comm_hit;
+	if (ret)
+		fprintf(stderr, "ktrace report: out of memory\n");
+	else
+		ret = kt_set_open(&set, "report", argc - optind, argv + optind);
+	if (ret) {
+		kt_set_close(&set);
 		filter_free(&f);
-		return 1;
+		return ret;
 	}
-	ret = check_events(&f, &t);
-	if (!ret && f.base != TB_MONO) {
-		if (!t.have_clock || !t.clock.ref_real_ns) {
+	t = &set.traces[0];
+	path = f.multi ? "the traces" : t->path;
+	/* An event must be in the metadata of one of the traces at least. */
+	for (i = 0, bad = 0; i < set.nr && !ret; i++) {
+		ret = check_events(&f, &set.traces[i], f.multi);
+		bad += !!ret;
+		if (f.multi && ret && bad < set.nr)
+			ret = 0;
+	}
+	if (ret && f.multi)
+		fprintf(stderr, "ktrace report: an event of -e is in none of the traces' metadata\n");
+	if (!ret && f.base != TB_MONO && !f.multi) {
+		if (!t->have_clock || !t->clock.ref_real_ns) {
 			fprintf(stderr,
 				"ktrace report: %s: no CLOCK_REALTIME reference in the trace's clock record\n",
 				path);
 			ret = 1;
 		}
-		f.real_neg = t.clock.ref_real_ns < t.clock.ref_mono_ns;
-		f.real_mag = f.real_neg ? t.clock.ref_mono_ns - t.clock.ref_real_ns :
-			     t.clock.ref_real_ns - t.clock.ref_mono_ns;
+		f.real_neg = t->clock.ref_real_ns < t->clock.ref_mono_ns;
+		f.real_mag = f.real_neg ? t->clock.ref_mono_ns - t->clock.ref_real_ns :
+			     t->clock.ref_real_ns - t->clock.ref_mono_ns;
 	}
-	if (!ret && f.relative && kt_merge(&t, find_trigger, &f) < 0) {
+	if (!ret && f.relative && kt_set_merge(&set, find_trigger, &f) < 0) {
 		/* find_trigger() stops the merge with 1: only -1 is an error. */
 		fprintf(stderr, "ktrace report: %s: out of memory looking for the trigger\n",
 			path);
@@ -1051,7 +1111,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!ret) {
-		ret = kt_merge(&t, report_one, &f);
+		ret = kt_set_merge(&set, report_one, &f);
 		if (ret || fflush(stdout)) {
 			fprintf(stderr, "ktrace report: %s\n",
 				ferror(stdout) ? "write error" : "out of memory");
@@ -1060,7 +1120,7 @@ int cmd_report(int argc, char **argv)
 			warn_misses(&f, path);
 		}
 	}
-	kt_close(&t);
+	kt_set_close(&set);
 	filter_free(&f);
 	return ret;
 }

@@ -1236,13 +1236,20 @@ static bool advance(struct kt_trace *t, struct cursor *c)
 	return true;
 }
 
-int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
+/**
+ * kt_iter_begin() - start reading @t's records in time order
+ * @t: the trace
+ * @it: the iteration, for kt_iter_next() and kt_iter_end()
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int kt_iter_begin(struct kt_trace *t, struct kt_iter *it)
 {
-	struct cursor *cur = calloc(t->nr_streams + 1, sizeof(*cur));
-	unsigned int i, n = 0;
-	int ret = 0;
+	unsigned int i;
 
-	if (!cur)
+	it->n = 0;
+	it->cur = calloc(t->nr_streams + 1, sizeof(*it->cur));
+	if (!it->cur)
 		return -1;
 	/* Keys name records of this merge only, from its start. */
 	free(t->keys.slots);
@@ -1254,60 +1261,315 @@ int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
 	for (i = 0; i < t->nr_streams; i++) {
 		if (t->streams[i].channel == KTRACE_CHANNEL_LOW)
 			continue;
-		cur[n].s = &t->streams[i];
-		n++;
+		it->cur[it->n].s = &t->streams[i];
+		it->n++;
 	}
-	for (;;) {
-		struct cursor *best = NULL;
+	return 0;
+}
 
-		for (i = 0; i < n; i++) {
-			if (!advance(t, &cur[i]))
-				continue;
-			if (!best || cur[i].rec.clock < best->rec.clock)
-				best = &cur[i];
-		}
-		if (!best)
-			break;
-		best->have = false;
-		best->rec.channel = best->s->channel;
-		best->rec.cpu = best->s->cpu;
-		best->rec.ns = kt_clock_ns(t, best->rec.clock);
-		best->rec.event = lookup(t, best->s->channel, &best->rec);
-		if (best->rec.event && (best->rec.event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
-		    best->rec.event->nr_fields) {
-			const struct kt_field *f = &best->rec.event->fields[0];
-			uint32_t pid = 0;
+/**
+ * kt_iter_next() - the next record of @t in time order
+ * @t: the trace
+ * @it: its iteration, from kt_iter_begin()
+ * @rec: the record, valid (and its keys named, kt_key_named()) until the
+ *	next call
+ *
+ * Return: 1 with a record, 0 at the end, -1 when out of memory.
+ */
+int kt_iter_next(struct kt_trace *t, struct kt_iter *it, const struct kt_record **rec)
+{
+	struct cursor *best = NULL;
+	unsigned int i;
+	int ret = 0;
 
-			/* The first field, wherever the metadata puts it. */
-			if (best->rec.id != KTRACE_ID_EXPANDED) {
-				pid = f->offset < 32 ? best->rec.payload >> f->offset : 0;
-				if (f->size < 32)
-					pid &= (1U << f->size) - 1;
-			} else if (f->size <= 4 && f->offset + f->size <= best->rec.length) {
-				memcpy(&pid, best->rec.data + f->offset, f->size);
-			}
-			best->pid = pid;
+	t->named_rec = NULL;
+	for (i = 0; i < it->n; i++) {
+		if (!advance(t, &it->cur[i]))
+			continue;
+		if (!best || it->cur[i].rec.clock < best->rec.clock)
+			best = &it->cur[i];
+	}
+	if (!best)
+		return 0;
+	best->have = false;
+	best->rec.channel = best->s->channel;
+	best->rec.cpu = best->s->cpu;
+	best->rec.ns = kt_clock_ns(t, best->rec.clock);
+	best->rec.event = lookup(t, best->s->channel, &best->rec);
+	if (best->rec.event && (best->rec.event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
+	    best->rec.event->nr_fields) {
+		const struct kt_field *f = &best->rec.event->fields[0];
+		uint32_t pid = 0;
+
+		/* The first field, wherever the metadata puts it. */
+		if (best->rec.id != KTRACE_ID_EXPANDED) {
+			pid = f->offset < 32 ? best->rec.payload >> f->offset : 0;
+			if (f->size < 32)
+				pid &= (1U << f->size) - 1;
+		} else if (f->size <= 4 && f->offset + f->size <= best->rec.length) {
+			memcpy(&pid, best->rec.data + f->offset, f->size);
 		}
-		best->rec.pid = best->pid;
-		if (best->rec.event && best->rec.id == KTRACE_ID_EXPANDED)
-			learn(t, &best->rec);
-		/*
-		 * As the ascii pipe: the record's own identity learned first,
-		 * then its fields printed left to right, each KEY_END field
-		 * forgetting what it named once printed.
-		 */
-		if (!t->keys.off) {
-			ret = key_remember(t, &best->rec);
-			if (!ret)
-				ret = key_resolve(t, &best->rec);
-		}
+		best->pid = pid;
+	}
+	best->rec.pid = best->pid;
+	if (best->rec.event && best->rec.id == KTRACE_ID_EXPANDED)
+		learn(t, &best->rec);
+	/*
+	 * As the ascii pipe: the record's own identity learned first,
+	 * then its fields printed left to right, each KEY_END field
+	 * forgetting what it named once printed.
+	 */
+	if (!t->keys.off) {
+		ret = key_remember(t, &best->rec);
 		if (!ret)
-			ret = fn(t, &best->rec, arg);
+			ret = key_resolve(t, &best->rec);
+	}
+	if (ret)
+		return -1;
+	*rec = &best->rec;
+	return 1;
+}
+
+void kt_iter_end(struct kt_trace *t, struct kt_iter *it)
+{
+	t->named_rec = NULL;
+	free(it->cur);
+	it->cur = NULL;
+	it->n = 0;
+}
+
+int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg)
+{
+	const struct kt_record *r;
+	struct kt_iter it;
+	int ret;
+
+	if (kt_iter_begin(t, &it))
+		return -1;
+	while ((ret = kt_iter_next(t, &it, &r)) > 0) {
+		ret = fn(t, r, arg);
 		t->named_rec = NULL;
 		if (ret)
 			break;
 	}
-	free(cur);
+	kt_iter_end(t, &it);
+	return ret;
+}
+
+/*
+ * CLOCK_REALTIME of @ns, a CLOCK_MONOTONIC time of @t, plus its offset,
+ * saturated: the references can be anything a file holds.
+ */
+int64_t kt_real_ns(const struct kt_trace *t, uint64_t ns)
+{
+	__int128 v = (__int128)ns + t->offset_ns;
+
+	if (t->have_clock && t->clock.ref_real_ns)
+		v += (__int128)t->clock.ref_real_ns - t->clock.ref_mono_ns;
+	if (v > INT64_MAX)
+		return INT64_MAX;
+	return v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
+/*
+ * The traced machine's name: the nodename of its metadata, else the
+ * second word of the uname section, else the file's name.
+ */
+static void set_host(struct kt_trace *t)
+{
+	const char *u = t->text[KTF_UNAME];
+	size_t len;
+
+	if (t->have_trace && t->machine.nodename[0]) {
+		name_copy(t->host, t->machine.nodename, sizeof(t->machine.nodename));
+		return;
+	}
+	if (u) {
+		u += strcspn(u, " \n");
+		u += strspn(u, " ");
+		len = strcspn(u, " \n");
+		if (len && len < sizeof(t->host)) {
+			memcpy(t->host, u, len);
+			t->host[len] = '\0';
+			return;
+		}
+	}
+	snprintf(t->host, sizeof(t->host), "%s", t->path);
+}
+
+/*
+ * A host name is one word of printable ASCII, without quotes or
+ * backslashes: it is a column of report and a JSON string as it is.
+ */
+static void host_word(char *h)
+{
+	for (; *h; h++)
+		if ((unsigned char)*h <= ' ' || (unsigned char)*h >= 0x7f || *h == '"' ||
+		    *h == '\\')
+			*h = '_';
+}
+
+/**
+ * kt_set_offset() - parse one --offset FILE=NS into @s
+ * @s: the set being built (before kt_set_open())
+ * @cmd: the command, for messages
+ * @arg: FILE=NS, NS signed nanoseconds
+ *
+ * Return: 0, or EXIT_USAGE (2) after saying why on stderr.
+ */
+int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg)
+{
+	const char *eq = strrchr(arg, '=');
+	struct kt_offset *o;
+	char *end;
+	long long v;
+
+	if (!eq || eq == arg || !eq[1]) {
+		fprintf(stderr, "ktrace %s: bad --offset '%s': want FILE=NANOSECONDS\n", cmd, arg);
+		return 2;
+	}
+	errno = 0;
+	v = strtoll(eq + 1, &end, 10);
+	if (*end || errno) {
+		fprintf(stderr, "ktrace %s: bad --offset '%s': want FILE=NANOSECONDS\n", cmd, arg);
+		return 2;
+	}
+	o = realloc(s->offsets, (s->nr_offsets + 1) * sizeof(*o));
+	if (!o) {
+		fprintf(stderr, "ktrace %s: out of memory\n", cmd);
+		return 1;
+	}
+	s->offsets = o;
+	o += s->nr_offsets++;
+	o->file = arg;
+	o->len = eq - arg;
+	o->ns = v;
+	return 0;
+}
+
+/**
+ * kt_set_open() - open the trace files of a command line
+ * @s: the set, zeroed or with kt_set_offset()'s offsets
+ * @cmd: the command, for messages
+ * @nr: how many files (0: the default file)
+ * @paths: their names
+ *
+ * Several traces are merged on CLOCK_REALTIME, which each must then have.
+ *
+ * Return: 0; 1 after saying why on stderr (a file), 2 (a usage error).
+ */
+int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths)
+{
+	static char *dflt[] = { "ktrace.dat" };
+	unsigned int i, j;
+
+	if (!nr) {
+		nr = 1;
+		paths = dflt;
+	}
+	for (i = 0; i < s->nr_offsets; i++) {
+		for (j = 0; j < (unsigned int)nr; j++)
+			if (strlen(paths[j]) == s->offsets[i].len &&
+			    !memcmp(paths[j], s->offsets[i].file, s->offsets[i].len))
+				break;
+		if (j == (unsigned int)nr) {
+			fprintf(stderr, "ktrace %s: --offset %.*s: not a file of the command\n",
+				cmd, (int)s->offsets[i].len, s->offsets[i].file);
+			return 2;
+		}
+	}
+	s->traces = calloc(nr, sizeof(*s->traces));
+	if (!s->traces) {
+		fprintf(stderr, "ktrace %s: out of memory\n", cmd);
+		return 1;
+	}
+	for (s->nr = 0; s->nr < (unsigned int)nr; s->nr++) {
+		struct kt_trace *t = &s->traces[s->nr];
+
+		if (kt_open(t, paths[s->nr]))
+			return 1;
+		for (i = 0; i < s->nr_offsets; i++)
+			if (strlen(t->path) == s->offsets[i].len &&
+			    !memcmp(t->path, s->offsets[i].file, s->offsets[i].len))
+				t->offset_ns += s->offsets[i].ns;
+		set_host(t);
+		host_word(t->host);
+		if (nr > 1 && (!t->have_clock || !t->clock.ref_real_ns)) {
+			fprintf(stderr,
+				"ktrace %s: %s: no CLOCK_REALTIME reference in the trace's clock record: cannot merge it with other traces\n",
+				cmd, t->path);
+			s->nr++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void kt_set_close(struct kt_set *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++)
+		kt_close(&s->traces[i]);
+	free(s->traces);
+	free(s->offsets);
+	memset(s, 0, sizeof(*s));
+}
+
+/**
+ * kt_set_merge() - call @fn for every record of the traces of @s, in time
+ *	order
+ * @s: the traces
+ * @fn: called with each record and the trace it is from
+ * @arg: for @fn
+ *
+ * One trace is read in its own time order (kt_merge()); several in
+ * CLOCK_REALTIME order plus their offsets, ties to the earlier file.
+ *
+ * Return: 0, -1 when out of memory, or what @fn returned to stop.
+ */
+int kt_set_merge(struct kt_set *s, kt_record_fn fn, void *arg)
+{
+	const struct kt_record **head;
+	struct kt_iter *it;
+	unsigned int i;
+	int ret = 0;
+
+	if (s->nr == 1)
+		return kt_merge(&s->traces[0], fn, arg);
+	it = calloc(s->nr, sizeof(*it));
+	head = calloc(s->nr, sizeof(*head));
+	if (!it || !head) {
+		free(it);
+		free(head);
+		return -1;
+	}
+	for (i = 0; i < s->nr && !ret; i++)
+		if (kt_iter_begin(&s->traces[i], &it[i]) ||
+		    kt_iter_next(&s->traces[i], &it[i], &head[i]) < 0)
+			ret = -1;
+	while (!ret) {
+		int best = -1;
+
+		for (i = 0; i < s->nr; i++)
+			if (head[i] && (best < 0 ||
+					kt_real_ns(&s->traces[i], head[i]->ns) <
+					kt_real_ns(&s->traces[best], head[best]->ns)))
+				best = i;
+		if (best < 0)
+			break;
+		ret = fn(&s->traces[best], head[best], arg);
+		if (!ret) {
+			head[best] = NULL;
+			if (kt_iter_next(&s->traces[best], &it[best], &head[best]) < 0)
+				ret = -1;
+		}
+	}
+	for (i = 0; i < s->nr; i++)
+		if (it[i].cur)
+			kt_iter_end(&s->traces[i], &it[i]);
+	free(it);
+	free(head);
 	return ret;
 }
 

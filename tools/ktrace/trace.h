@@ -167,6 +167,9 @@ struct kt_trace {
 	struct kt_key *named;
 	unsigned int nr_named;
 	const struct kt_record *named_rec;
+	/* With other traces (struct kt_set): --offset, and the machine's name. */
+	int64_t offset_ns;
+	char host[72];			/* nodename (65) or file name */
 };
 
 /* What one stream's subbuffer headers said. */
@@ -186,6 +189,44 @@ uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock);
 /* Calls fn for every event of the high and medium channels, in time order. */
 typedef int (*kt_record_fn)(struct kt_trace *t, const struct kt_record *r, void *arg);
 int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg);
+
+/* A reading of one trace in time order, for callers that pull (kt_set_merge()). */
+struct cursor;
+struct kt_iter {
+	struct cursor *cur;
+	unsigned int n;
+};
+
+int kt_iter_begin(struct kt_trace *t, struct kt_iter *it);
+int kt_iter_next(struct kt_trace *t, struct kt_iter *it, const struct kt_record **rec);
+void kt_iter_end(struct kt_trace *t, struct kt_iter *it);
+
+/*
+ * The trace files of one command, from one machine or several: read
+ * together, merged on CLOCK_REALTIME plus a per-file offset
+ * (--offset FILE=NS), each record handed out with the trace it is from
+ * (t->host names the machine).
+ */
+struct kt_offset {
+	const char *file;
+	size_t len;
+	int64_t ns;
+};
+
+struct kt_set {
+	struct kt_trace *traces;
+	unsigned int nr;
+	struct kt_offset *offsets;
+	unsigned int nr_offsets;
+};
+
+int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg);
+int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths);
+void kt_set_close(struct kt_set *s);
+int kt_set_merge(struct kt_set *s, kt_record_fn fn, void *arg);
+/* CLOCK_REALTIME of a CLOCK_MONOTONIC time of @t, its offset added. */
+int64_t kt_real_ns(const struct kt_trace *t, uint64_t ns);
+
 void kt_stream_stats(struct kt_trace *t, const struct kt_stream *s,
 		     struct kt_stream_stats *st, FILE *gaps);
 /*

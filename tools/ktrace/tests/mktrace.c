@@ -1137,6 +1137,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int32_t neg = -5;
 	bool with_trigger = true;
+	const char *host = getenv("MKTRACE_HOST");
 
 	if (argc >= 4 && (!strcmp(argv[3], "symbols") || !strcmp(argv[3], "badsymbols") ||
 			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers") ||
@@ -1218,6 +1219,9 @@ int main(int argc, char **argv)
 	sb_begin(&low, 0, 1, 1000);
 	memcpy(mt.release, "6.99.0-synthetic", 16);
 	memcpy(mt.machine, "x86_64", 6);
+	/* $MKTRACE_HOST: the machine's nodename (merged traces, t-merge.sh). */
+	if (host)
+		snprintf(mt.nodename, sizeof(mt.nodename), "%s", host);
 	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
 	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
 	/* foo:bits, compact on high: a 12-bit hex, a signed 4-bit, an enum. */

@@ -195,8 +195,6 @@ check "report -e foo:nosuch: exit 2, naming it" 2 '' "no event or group 'foo:nos
 	-- report -e foo,foo:nosuch "$tmp/s.dat"
 check "report -e foo/: a usage error" 2 '' "bad event 'foo:'" -- report -e foo/ "$tmp/s.dat"
 check "report -c 0,x: a usage error" 2 '' "bad CPU 'x'" -- report -c 0,x "$tmp/s.dat"
-check "report: two files is a usage error" 2 '' 'one trace file only' \
-	-- report "$tmp/s.dat" "$tmp/s.dat"
 # --realtime with clock references anywhere in 64 bits: the offset as a
 # sign and a magnitude, the times saturated at 0 and 2^64 - 1 ns, never a
 # wrap (REAL - MONO = 2^63 was INT64_MIN; over 2^63 it was taken negative).
