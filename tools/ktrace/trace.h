@@ -302,5 +302,8 @@ int kt_record(int argc, char **argv);
 int kt_extract(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+/* ktrace latency (latency.c); kt_latency(): one KIND on open traces, to @out. */
+int cmd_latency(int argc, char **argv);
+int kt_latency(struct kt_set *s, const char *kind, FILE *out);
 
 #endif /* KTRACE_TRACE_H */

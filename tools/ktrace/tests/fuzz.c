@@ -144,8 +144,13 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
 	struct kt_trace *t = malloc(sizeof(*t));
 	struct kt_buf b = { .grow = true };
+	static const char *const lat_kinds[] = {
+		"block", "syscall", "wakeup", "irq", "irqsoff", "timer",
+	};
 	struct kt_stream_stats st;
+	struct kt_set set;
 	unsigned int i;
+	FILE *null;
 
 	if (!t)
 		return 0;
@@ -155,6 +160,13 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 		kt_merge(t, one, &b);
 		for (i = 0; i < t->nr_streams; i++)
 			kt_stream_stats(t, &t->streams[i], &st, NULL);
+		/* ktrace latency, of a kind the input's size picks. */
+		set = (struct kt_set){ .traces = t, .nr = 1 };
+		null = fopen("/dev/null", "w");
+		if (null) {
+			kt_latency(&set, lat_kinds[size % 6], null);
+			fclose(null);
+		}
 		kt_close(t);
 	}
 	free(b.p);

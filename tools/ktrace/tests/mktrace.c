@@ -6,7 +6,7 @@
  *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
- *                           manykeys N ended|collide|badmeta]
+ *                           manykeys N ended|collide|badmeta|latency [HOST]]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -1115,6 +1115,245 @@ static int badmeta_trace(void)
 	return 0;
 }
 
+/*
+ * ---- ktrace latency (tests/t-latency.sh) ----
+ *
+ * mktrace TRACE EXPECTED latency [HOST]: the pairs of ktrace latency, on a
+ * clock of 1 GHz (one unit a nanosecond, clock 1000 at 5 s), from HOST
+ * ("synthetic" if not given).  CPU 0: 100 block requests of 1 ms queued
+ * and issued by dd (321, dev 8:0), one of 120 ms queued by bigio (555,
+ * dev 8:16 sector 123456) and issued by a kworker (90), one never
+ * completed; system calls of sleeper (600), one of 2 ms across a 27-bit
+ * rollover, one of reader (601) that never returns, one ended by its
+ * task's exit, an execve() of 500 us by a thread (602) of sleeper; a
+ * wakeup of 50 us, a wakeup of the running task (nothing), one never
+ * run.  CPU 1: IRQs 24 (named by the statedump) and 25, two
+ * timers, the tick (4 ms) late once by 300 us after an irqs-off period,
+ * and another every 12 ms.
+ * EXPECTED is left empty: t-latency.sh knows the answers.
+ */
+#define LAT_ISSUE	10
+#define LAT_COMPLETE	11
+#define LAT_ENTRY	12
+#define LAT_EXIT	13
+#define LAT_WAKEUP	14
+#define LAT_SWITCH	15
+#define LAT_HENTRY	16
+#define LAT_HEXIT	17
+#define LAT_PEXIT	18
+#define LAT_EXEC_MAJOR	9
+#define LAT_SB		131072
+#define LAT_TICK	0xffffffff81003000ULL
+#define LAT_OTHER	0xffffffff81004000ULL
+#define LAT_IRQSOFF	0xffffffff81002000ULL
+
+/* A clock value at @off ns after 5 s. */
+#define LAT_AT(off)	(1000 + (uint64_t)(off))
+
+static void lat_bio(struct sb *s, uint64_t clock, uint32_t dev, uint64_t sector,
+		    uint16_t nr, uint8_t op)
+{
+	struct ktrace_blk_desc d = { sector, dev, nr, op, 0 };
+
+	sb_expanded(s, BLK_MAJOR, 1, clock, &d, sizeof(d));
+}
+
+/* A request queued at @q by the task running, issued at @i, completed at @c (0: never). */
+static void lat_rq(struct sb *s, uint64_t q, uint64_t i, uint64_t c, uint32_t dev,
+		   uint64_t sector, uint16_t nr, uint8_t op, int issuer)
+{
+	struct ktrace_blk_desc d = { sector, dev, nr, op, 0 };
+
+	lat_bio(s, q, dev, sector, nr, op);
+	if (issuer)
+		sb_compact(s, LAT_SWITCH, i - 1, issuer);
+	sb_compact(s, LAT_ISSUE, i, ktrace_blk_key(&d));
+	if (c)
+		sb_compact(s, LAT_COMPLETE, c, ktrace_blk_key(&d));
+}
+
+static void lat_timer(struct sb *s, uint64_t clock, uint64_t fn, uint32_t kind)
+{
+	unsigned char ex[16] = { 0 };
+
+	memcpy(ex, &fn, 8);
+	memcpy(ex + 12, &kind, 4);
+	sb_expanded(s, 3, 1, clock, ex, 16);
+}
+
+static int latency_trace(const char *host)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 2,
+	};
+	struct ktrace_meta_clock mc = {
+		1000000000ULL, 0, 0, 1000, 5000000000ULL, 1700000000000000000ULL, "tsc"
+	};
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = LAT_SB };
+	struct sb c1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = LAT_SB };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	static const char syms[] = "ffffffff81002000 slow_path+0x20/0x100\n"
+				   "ffffffff81003000 tick_sched_timer+0x0/0x80\n"
+				   "ffffffff81004000 other_fn+0x0/0x40\n";
+	static const char tasks[] = "90 kworker/0:1\n321 dd\n555 bigio\n600 sleeper\n"
+				    "601 reader\n602 thread\n603 quitter\n700 worker\n"
+				    "701 idler\n";
+	unsigned char ex[24];
+	uint64_t t, b = 4ULL << KTRACE_CLOCK_BITS;
+	char uname[128];
+	unsigned int i;
+
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(LAT_SB);
+	c1.buf = malloc(LAT_SB);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 0, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_blk_desc(BLK_MAJOR, 1, "block", "bio_queue");
+	meta_rq(LAT_ISSUE, "rq_issue", false);
+	meta_rq(LAT_COMPLETE, "rq_complete", true);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_ENTRY, 0, 0, 2, 0, "syscalls",
+		   "entry");
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("arg0", 10, 22, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_EXIT, 0, 0, 2, 0, "syscalls",
+		   "exit");
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("ret", 10, 22, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_WAKEUP, 0, 0, 2, 0, "sched",
+		   "wakeup");
+	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("cpu", 22, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_SWITCH, 0, 0, 1,
+		   KTRACE_EVENT_PID_IS_CURRENT, "sched", "switch");
+	meta_field("next_pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_PEXIT, 0, 0, 1, 0, "sched",
+		   "exit");
+	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, LAT_EXEC_MAJOR,
+		   2, 3, KTRACE_EVENT_PID_IS_CURRENT, "sched", "exec");
+	meta_field("pid", 0, 4, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("old_pid", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("comm", 8, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_HENTRY, 0, 0, 1, 0, "irq",
+		   "hardirq_entry");
+	meta_field("irq", 0, 30, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_HEXIT, 0, 0, 1, 0, "irq",
+		   "hardirq_exit");
+	meta_field("irq", 0, 30, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 3, 1, 3, 0,
+		   "irq", "timer_expire");
+	meta_field("function", 0, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
+	meta_field("late_ns", 8, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("kind", 12, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 3, 2, 2, 0,
+		   "irq", "irqsoff");
+	meta_field("caller", 0, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
+	meta_field("duration_ns", 8, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 4, 3, 3, 0,
+		   "statedump", "irq");
+	meta_field("irq", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("handler", 8, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
+	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+
+	/* The statedump names IRQ 24. */
+	sb_begin(&med, 0, 0, LAT_AT(500));
+	memset(ex, 0, sizeof(ex));
+	ex[0] = 24;
+	memcpy(ex + 16, "eth0-rx", 7);
+	sb_expanded(&med, 4, 3, LAT_AT(500), ex, 23);
+	sb_end(&med, 0);
+	sb_flush(&med);
+
+	sb_begin(&c0, 0, 0, LAT_AT(0));
+	/* Block: 100 requests of 1 ms, one of 120 ms, one never completed. */
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(1000000), 321);
+	for (i = 0; i < 100; i++) {
+		t = 1010000 + i * 2000000ULL;
+		lat_rq(&c0, LAT_AT(t), LAT_AT(t + 1000), LAT_AT(t + 1001000), 8 << 20,
+		       2048 + 8 * i, 8, KTRACE_BLK_OP_READ, 0);
+	}
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(201000000), 555);
+	lat_rq(&c0, LAT_AT(201010000), LAT_AT(201100000), LAT_AT(321100000), 8 << 20 | 16,
+	       123456, 256, KTRACE_BLK_OP_WRITE, 90);
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(330000000), 321);
+	lat_rq(&c0, LAT_AT(330010000), LAT_AT(330020000), 0, 8 << 20, 999999, 8,
+	       KTRACE_BLK_OP_READ, 0);
+	/* System calls: three of 10 us, one of 2 ms across a rollover. */
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(400000000), 600);
+	for (i = 0; i < 3; i++) {
+		t = 400100000 + i * 100000ULL;
+		sb_compact(&c0, LAT_ENTRY, LAT_AT(t), 0);
+		sb_compact(&c0, LAT_EXIT, LAT_AT(t + 10000), 0);
+	}
+	sb_compact(&c0, LAT_ENTRY, b - 500000, 35);
+	sb_compact(&c0, LAT_EXIT, b + 1500000, 35);
+	/* One that never returns, one whose task exits. */
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(540000000), 601);
+	sb_compact(&c0, LAT_ENTRY, LAT_AT(540010000), 7);
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(545000000), 603);
+	sb_compact(&c0, LAT_ENTRY, LAT_AT(545010000), 60);
+	sb_compact(&c0, LAT_PEXIT, LAT_AT(545020000), 603);
+	/* A thread's execve() of 500 us, returning under the leader's pid. */
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(546000000), 602);
+	sb_compact(&c0, LAT_ENTRY, LAT_AT(546010000), 59);
+	memset(ex, 0, sizeof(ex));
+	memcpy(ex, (uint32_t[]){ 600, 602 }, 8);
+	memcpy(ex + 8, "sleeper", 7);
+	sb_expanded(&c0, LAT_EXEC_MAJOR, 2, LAT_AT(546400000), ex, 24);
+	sb_compact(&c0, LAT_EXIT, LAT_AT(546510000), 59);
+	/* Wakeups: 50 us; of the running task; never run. */
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(600000000), 321);
+	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600010000), 1U << 22 | 700);
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(600060000), 700);
+	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600100000), 1U << 22 | 701);
+	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600110000), 0U << 22 | 700);
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(600200000), 321);
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(600300000), 700);
+	/* The last event of the trace. */
+	sb_compact(&c0, LAT_SWITCH, LAT_AT(700000000), 0);
+	sb_end(&c0, 0);
+	sb_flush(&c0);
+
+	sb_begin(&c1, 0, 0, LAT_AT(0));
+	sb_compact(&c1, LAT_HENTRY, LAT_AT(10000000), 24);
+	sb_compact(&c1, LAT_HEXIT, LAT_AT(10030000), 24);
+	sb_compact(&c1, LAT_HENTRY, LAT_AT(11000000), 25);
+	sb_compact(&c1, LAT_HEXIT, LAT_AT(11005000), 25);
+	/* The tick every 4 ms, late by 300 us at 44.3 ms; another every 12 ms. */
+	for (i = 0; i <= 10; i++) {
+		t = 20000000 + i * 4000000ULL;
+		if (i == 6) {
+			memset(ex, 0, sizeof(ex));
+			memcpy(ex, &(uint64_t){ LAT_IRQSOFF }, 8);
+			memcpy(ex + 8, &(uint32_t){ 250000 }, 4);
+			sb_expanded(&c1, 3, 2, LAT_AT(44250000), ex, 12);
+			t += 300000;
+		}
+		lat_timer(&c1, LAT_AT(t), LAT_TICK, 1);
+		if (i % 3 == 0)
+			lat_timer(&c1, LAT_AT(20500000 + i * 4000000ULL), LAT_OTHER, 0);
+	}
+	sb_end(&c1, 0);
+	sb_flush(&c1);
+	snprintf(uname, sizeof(uname), "Linux %s 6.12.0 #1 SMP x86_64\n",
+		 host ? host : "synthetic");
+	section(KTF_UNAME, 0, 0, uname, strlen(uname));
+	section(KTF_TASKS, 0, 0, tasks, strlen(tasks));
+	section(KTF_SYMBOLS, 0, 0, syms, strlen(syms));
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -1162,6 +1401,14 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[3], "futuremeta"))
 			return future_trace(false);
 		return symbols_trace(!strcmp(argv[3], "badsymbols"), NULL, 0);
+	} else if ((argc == 4 || argc == 5) && !strcmp(argv[3], "latency")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return latency_trace(argc == 5 ? argv[4] : NULL);
 	} else if (argc == 4 && !strcmp(argv[3], "badmeta")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
@@ -1200,7 +1447,8 @@ int main(int argc, char **argv)
 			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|longstr|\n"
 			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
 			"                              clock MONO REAL|v1|blockkeys|futurever|\n"
-			"                              futuremeta|manykeys N ended|collide|badmeta]\n");
+			"                              futuremeta|manykeys N ended|collide|badmeta|\n"
+			"                              latency [HOST]]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");
