@@ -1213,6 +1213,8 @@ static int latency_trace(const char *host)
 	meta_max = ~0U;
 	fwrite(&h, sizeof(h), 1, trace);
 	sb_begin(&low, 0, 0, 1000);
+	/* x86_64: latency syscall names the numbers from its table. */
+	memcpy(mt.machine, "x86_64", 6);
 	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
 	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
 	meta_blk_desc(BLK_MAJOR, 1, "block", "bio_queue");

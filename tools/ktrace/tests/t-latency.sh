@@ -60,11 +60,11 @@ cat >"$tmp/lat.want" <<'EOF'
 # latency syscall: syscalls:entry -> syscalls:exit by pid: 5 pairs, 1 open
 count 5 min 10.000us avg 506.000us p50 10.000us p90 2000.000us p99 2000.000us max\
  2000.000us
-  2000.000us at 5.536369912 cpu=0 pid=600 comm=sleeper nr=35
-  500.000us at 5.546010000 cpu=0 pid=600 comm=sleeper nr=59
-  10.000us at 5.400100000 cpu=0 pid=600 comm=sleeper nr=0
+  2000.000us at 5.536369912 cpu=0 pid=600 comm=sleeper nr=35 name=nanosleep
+  500.000us at 5.546010000 cpu=0 pid=600 comm=sleeper nr=59 name=execve
+  10.000us at 5.400100000 cpu=0 pid=600 comm=sleeper nr=0 name=read
 open 1:
-  >=159990.000us at 5.540010000 cpu=0 pid=601 comm=reader nr=7
+  >=159990.000us at 5.540010000 cpu=0 pid=601 comm=reader nr=7 name=poll
 EOF
 lat_lines "latency syscall: 2 ms across a 27-bit rollover, exit and execve rules, an open one" \
 	"$tmp/lat.want" -- syscall "$tmp/lat.dat"
@@ -73,7 +73,7 @@ cat >"$tmp/lat.want" <<'EOF'
 # latency syscall: syscalls:entry -> syscalls:exit by pid: 0 pairs, 1 open
 count 0
 open 1:
-  >=159990.000us at 5.540010000 cpu=0 pid=601 comm=reader nr=7
+  >=159990.000us at 5.540010000 cpu=0 pid=601 comm=reader nr=7 name=poll
 EOF
 lat_lines "latency syscall -p 601: only its open pair" "$tmp/lat.want" -- \
 	syscall -p 601 "$tmp/lat.dat"
