@@ -302,5 +302,9 @@ int kt_record(int argc, char **argv);
 int kt_extract(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+/* ktrace io and ktrace reclaim (analyze.c); kt_analyze(): both, for the fuzzer. */
+int cmd_io(int argc, char **argv);
+int cmd_reclaim(int argc, char **argv);
+int kt_analyze(struct kt_set *s, bool relative, FILE *out);
 
 #endif /* KTRACE_TRACE_H */

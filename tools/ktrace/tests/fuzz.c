@@ -142,6 +142,7 @@ static int one(struct kt_trace *t, const struct kt_record *r, void *arg)
 
 int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
+	static FILE *null;
 	struct kt_trace *t = malloc(sizeof(*t));
 	struct kt_buf b = { .grow = true };
 	struct kt_stream_stats st;
@@ -155,6 +156,11 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 		kt_merge(t, one, &b);
 		for (i = 0; i < t->nr_streams; i++)
 			kt_stream_stats(t, &t->streams[i], &st, NULL);
+		/* ktrace io (relative to the trigger for odd sizes) and reclaim. */
+		if (!null)
+			null = fopen("/dev/null", "w");
+		if (null)
+			kt_analyze(&(struct kt_set){ .traces = t, .nr = 1 }, size & 1, null);
 		kt_close(t);
 	}
 	free(b.p);
