@@ -347,6 +347,8 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report, "print the events of a trace file" },
 	{ "stat", cmd_stat, "summarize a trace file" },
 	{ "latency", cmd_latency, "time pairs of events: block, syscall, wakeup, irq, ..." },
+	{ "io", cmd_io, "block I/O per process over time windows" },
+	{ "reclaim", cmd_reclaim, "memory reclaim passes per task, and OOM kills" },
 	{ "status", cmd_status, "show whether ktrace is tracing" },
 	{ "list", cmd_list, "list the events of the running kernel" },
 	{ "help", NULL, "help on a command: ktrace help COMMAND" },

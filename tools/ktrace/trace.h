@@ -305,5 +305,9 @@ int cmd_stat(int argc, char **argv);
 /* ktrace latency (latency.c); kt_latency(): one KIND on open traces, to @out. */
 int cmd_latency(int argc, char **argv);
 int kt_latency(struct kt_set *s, const char *kind, FILE *out);
+/* ktrace io and ktrace reclaim (analyze.c); kt_analyze(): both, for the fuzzer. */
+int cmd_io(int argc, char **argv);
+int cmd_reclaim(int argc, char **argv);
+int kt_analyze(struct kt_set *s, bool relative, FILE *out);
 
 #endif /* KTRACE_TRACE_H */

@@ -142,6 +142,7 @@ static int one(struct kt_trace *t, const struct kt_record *r, void *arg)
 
 int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
+	static FILE *null;		/* the analyses' output, opened once */
 	struct kt_trace *t = malloc(sizeof(*t));
 	struct kt_buf b = { .grow = true };
 	static const char *const lat_kinds[] = {
@@ -150,7 +151,6 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	struct kt_stream_stats st;
 	struct kt_set set;
 	unsigned int i;
-	FILE *null;
 
 	if (!t)
 		return 0;
@@ -160,12 +160,14 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 		kt_merge(t, one, &b);
 		for (i = 0; i < t->nr_streams; i++)
 			kt_stream_stats(t, &t->streams[i], &st, NULL);
-		/* ktrace latency, of a kind the input's size picks. */
 		set = (struct kt_set){ .traces = t, .nr = 1 };
-		null = fopen("/dev/null", "w");
+		if (!null)
+			null = fopen("/dev/null", "w");
 		if (null) {
+			/* ktrace latency, of a kind the input's size picks. */
 			kt_latency(&set, lat_kinds[size % 6], null);
-			fclose(null);
+			/* ktrace io (relative to the trigger for odd sizes) and reclaim. */
+			kt_analyze(&set, size & 1, null);
 		}
 		kt_close(t);
 	}

@@ -6,7 +6,8 @@
  *   mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
- *                           manykeys N ended|collide|badmeta|latency [HOST]]
+ *                           manykeys N ended|collide|badmeta|latency [HOST]|
+ *                           io|reclaim]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -1356,6 +1357,271 @@ static int latency_trace(const char *host)
 	return 0;
 }
 
+/*
+ * ktrace io and ktrace reclaim (t-analyze.sh): mktrace TRACE EXPECTED
+ * io|reclaim.  A clock of 1 ns per unit, CLOCK_MONOTONIC 5 s at clock
+ * 1000 (so that times are exact), CLOCK_REALTIME 1700000000.123456789
+ * then; EXPECTED stays empty: t-analyze.sh knows the answers.
+ *
+ * io: "my writer" (pid 100, CPU 0) queues a 4 KiB write every 10 ms from
+ * 5 s, 30 of them (block:bio_queue); "flooder" (pid 200, CPU 1) inserts
+ * 100 writes of 128 KiB every 0.5 ms from 5.105 s, described by
+ * block:rq_describe only; "kworker/2:1" (pid 300, CPU 2) issues and
+ * completes them all, reads 32 KiB itself (rq_describe, no insert) and
+ * issues a request without description.  A trigger record at 5.13 s
+ * (none with $MKTRACE_NOTRIGGER).
+ *
+ * reclaim: "memhog" (pid 1000, CPU 0): 11 direct reclaim passes, 10 ms
+ * apart, priorities 12 to 2, each of two shrink_inactive records; "my job"
+ * (pid 2000, CPU 1): 25 passes, 4 ms apart, priorities 12 to 4, one record
+ * each; "kswapd0" (pid 50, CPU 2): a pass until its sleep, then one left
+ * open; "cgtask" (pid 4000, CPU 3) reclaims outside direct reclaim, its
+ * priority back to 12 at 5.04 s: two passes, the second left open;
+ * memhog then triggers the OOM kill of "chrome" (pid 3000).
+ */
+#define AN_NS(ms, us)	(1000 + (ms) * 1000000ULL + (us) * 1000ULL)
+#define AN_INSERT	10
+#define AN_ISSUE	11
+#define AN_COMPLETE	13
+#define AN_BEGIN	20
+#define AN_END		21
+#define AN_WAKE		22
+#define AN_SLEEP	23
+
+struct an_ev {
+	uint64_t clock;
+	unsigned int id;
+	uint32_t key;
+};
+
+static int an_ev_cmp(const void *a, const void *b)
+{
+	const struct an_ev *x = a, *y = b;
+
+	return (x->clock > y->clock) - (x->clock < y->clock);
+}
+
+static void an_begin(struct sb *s, unsigned int ch, unsigned int cpu, int pid, uint64_t clock)
+{
+	*s = (struct sb){ .ch = ch, .cpu = cpu, .size = 1 << 20 };
+	s->buf = malloc(s->size);
+	sb_begin(s, 0, pid, clock);
+}
+
+static void an_end(struct sb *s)
+{
+	sb_end(s, 0);
+	sb_flush(s);
+	free(s->buf);
+}
+
+static void an_shrink(struct sb *s, uint64_t clock, unsigned int lru, unsigned int priority,
+		      const uint16_t *counts)
+{
+	unsigned char e[26] = { 0 };
+
+	e[2] = priority;
+	e[3] = lru;
+	memcpy(e + 4, counts, 22);
+	sb_expanded(s, VM_MAJOR, 5, clock, e, sizeof(e));
+}
+
+static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
+{
+	struct ktrace_blk_desc d = { 0, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
+	struct an_ev *evs = calloc(400, sizeof(*evs));
+	unsigned int i, n = 0;
+	uint64_t t;
+
+	for (i = 0; i < 30; i++) {
+		t = AN_NS(i * 10, 0);
+		d.sector = 1000 + i * 8;
+		sb_expanded(c0, BLK_MAJOR, 1, t, &d, sizeof(d));
+		sb_compact(c0, AN_INSERT, t + 5000, ktrace_blk_key(&d));
+		evs[n++] = (struct an_ev){ t + 20000, AN_ISSUE, ktrace_blk_key(&d) };
+		/* 1 ms each, but the 16th: 8 ms. */
+		evs[n++] = (struct an_ev){ t + 20000 + (i == 15 ? 8000000 : 1000000),
+					   AN_COMPLETE, ktrace_blk_key(&d) };
+	}
+	d.nr_sector = 256;
+	for (i = 0; i < 100; i++) {
+		t = AN_NS(105, i * 500);
+		d.sector = 1000000 + i * 256;
+		sb_expanded(c1, BLK_MAJOR, 3, t, &d, sizeof(d));
+		sb_compact(c1, AN_INSERT, t + 5000, ktrace_blk_key(&d));
+		evs[n++] = (struct an_ev){ t + 10000, AN_ISSUE, ktrace_blk_key(&d) };
+		/* 20 ms and 10 us more for each: the last one 20.990 ms. */
+		evs[n++] = (struct an_ev){ t + 10000 + 20000000 + i * 10000, AN_COMPLETE,
+					   ktrace_blk_key(&d) };
+	}
+	qsort(evs, n, sizeof(*evs), an_ev_cmp);
+	for (i = 0; i < n; i++)
+		sb_compact(c2, evs[i].id, evs[i].clock, evs[i].key);
+	d = (struct ktrace_blk_desc){ 5000000, 8 << 20, 64, KTRACE_BLK_OP_READ, 0 };
+	t = AN_NS(250, 0);
+	sb_expanded(c2, BLK_MAJOR, 3, t, &d, sizeof(d));
+	sb_compact(c2, AN_ISSUE, t, ktrace_blk_key(&d));
+	sb_compact(c2, AN_COMPLETE, t + 3000000, ktrace_blk_key(&d));
+	sb_compact(c2, AN_ISSUE, AN_NS(260, 0), 0x12345678);
+	free(evs);
+}
+
+static void an_reclaim(struct sb *c0, struct sb *c1, struct sb *c2, struct sb *c3)
+{
+	uint16_t anon[11] = { 0, 10, 0, 1, 0, 0, 2, 3, 0, 1, 0 };
+	uint16_t file[11] = { 50, 5, 2, 0, 0, 0, 2, 3, 0, 0, 0 };
+	uint16_t job[11] = { 64, 32, 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+	uint16_t k1[11] = { 200, 100, 0, 5, 0, 0, 0, 0, 0, 0, 0 };
+	uint16_t k2[11] = { 300, 150, 0, 5, 0, 0, 0, 0, 0, 0, 0 };
+	uint16_t k3[11] = { 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	unsigned char oom[48] = { 0 };
+	uint32_t v[] = { 1048576, 524288, 1024, 0, 2048, 1000 };
+	int16_t adj = -17;
+	unsigned int k;
+	uint64_t t;
+
+	/* memhog: scanned 150 + k, reclaimed 15, dirty k + 2, ... per pass. */
+	for (k = 0; k <= 10; k++) {
+		t = AN_NS(k * 10, 0);
+		sb_compact(c0, AN_BEGIN, t, 2 | 0xcc0 << 4);
+		if (!k)
+			sb_compact(c0, AN_WAKE, t + 500000, 0);
+		anon[0] = 100 + k;
+		anon[2] = k;
+		an_shrink(c0, t + 1000000, 0, 12 - k, anon);
+		an_shrink(c0, t + 2000000, 1, 12 - k, file);
+		sb_compact(c0, AN_END, t + 3000000, 15);
+	}
+	memcpy(oom, (uint32_t[]){ 3000 }, 4);
+	memcpy(oom + 4, "chrome", 6);
+	memcpy(oom + 20, v, sizeof(v));
+	memcpy(oom + 44, &adj, 2);
+	sb_expanded(c0, VM_MAJOR, 6, AN_NS(120, 0), oom, sizeof(oom));
+	for (k = 0; k < 25; k++) {
+		t = AN_NS(1 + k * 4, 0);
+		sb_compact(c1, AN_BEGIN, t, 0xcc0 << 4);
+		an_shrink(c1, t + 1000000, 1, 12 - k / 3, job);
+		sb_compact(c1, AN_END, t + 2000000, 32);
+	}
+	an_shrink(c2, AN_NS(2, 0), 1, 12, k1);
+	an_shrink(c2, AN_NS(4, 0), 1, 11, k2);
+	sb_compact(c2, AN_SLEEP, AN_NS(6, 0), 0);
+	an_shrink(c2, AN_NS(50, 0), 1, 10, k3);
+	/* Outside direct reclaim, not kswapd: priority 12 again, a new pass. */
+	an_shrink(c3, AN_NS(30, 0), 1, 12, k3);
+	an_shrink(c3, AN_NS(31, 0), 0, 11, k3);
+	an_shrink(c3, AN_NS(40, 0), 1, 12, k3);
+	an_shrink(c3, AN_NS(41, 0), 0, 10, k3);
+}
+
+static int analyze_trace(bool io)
+{
+	static const char *const reasons[] = {
+		"dirty", "writeback", "congested", "immediate", "activated", "referenced",
+		"unmap_fail", "locked", "lazyfree_fail",
+	};
+	static const char *const tasks[] = {
+		"100 my writer\n200 flooder\n300 kworker/2:1\n",
+		"50 kswapd0\n1000 memhog\n2000 my job\n3000 chrome\n4000 cgtask\n",
+	};
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 4,
+	};
+	struct ktrace_meta_clock mc = {
+		1000000000ULL, 0, 0, 1000, 5000000000ULL, 1700000000123456789ULL, "tsc"
+	};
+	struct ktrace_meta_enum lru[] = { { 0, 0, "anon" }, { 1, 0, "file" } };
+	struct sb c0, c1, c2, c3, med;
+	const char *host = getenv("MKTRACE_HOST");
+	unsigned char trig[24] = "user";
+	unsigned int i;
+
+	if (host)
+		snprintf(mt.nodename, sizeof(mt.nodename), "%s", host);
+	low.buf = malloc(SB_LOW);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 0, 1000);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	if (io) {
+		meta_blk_desc(BLK_MAJOR, 1, "block", "bio_queue");
+		meta_blk_desc(BLK_MAJOR, 3, "block", "rq_describe");
+		meta_rq(AN_INSERT, "rq_insert", false);
+		meta_rq(AN_ISSUE, "rq_issue", false);
+		meta_rq(AN_COMPLETE, "rq_complete", true);
+	} else {
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, AN_BEGIN, 0, 0, 2, 0, "vm",
+			   "direct_reclaim_begin");
+		meta_field("order", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("gfp_flags", 4, 28, KTRACE_DISPLAY_HEX, 0, 0);
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, AN_END, 0, 0, 1, 0, "vm",
+			   "direct_reclaim_end");
+		meta_field("nr_reclaimed", 0, 32, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, AN_WAKE, 0, 0, 1, 0, "vm",
+			   "kswapd_wake");
+		meta_field("nid", 0, 10, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, AN_SLEEP, 0, 0, 1, 0, "vm",
+			   "kswapd_sleep");
+		meta_field("nid", 0, 10, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, VM_MAJOR,
+			   5, 14, 0, "vm", "shrink_inactive");
+		meta_field("nid", 0, 2, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("priority", 2, 1, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("lru", 3, 1, KTRACE_DISPLAY_ENUM, 0, 2);
+		for (i = 0; i < 2; i++)
+			meta(KTRACE_META_ENUM, &lru[i], sizeof(lru[i]));
+		meta_field("scanned", 4, 2, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+		meta_field("reclaimed", 6, 2, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+		for (i = 0; i < ARRAY_SIZE(reasons); i++)
+			meta_field(reasons[i], 8 + 2 * i, 2, KTRACE_DISPLAY_DEC,
+				   KTRACE_FIELD_SATURATES, 0);
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, VM_MAJOR,
+			   6, 9, 0, "vm", "oom_kill");
+		meta_field("pid", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("comm", 4, 16, KTRACE_DISPLAY_STRING, 0, 0);
+		meta_field("total_vm_kb", 20, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("anon_rss_kb", 24, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("file_rss_kb", 28, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("shmem_rss_kb", 32, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("pgtables_kb", 36, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("uid", 40, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("oom_score_adj", 44, 2, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	}
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
+		   "ktrace", "trigger");
+	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+
+	an_begin(&med, KTRACE_CHANNEL_MEDIUM, 0, 0, 1000);
+	memcpy(trig + 16, "slow", 4);
+	/* $MKTRACE_NOTRIGGER: none, for io -r. */
+	if (!getenv("MKTRACE_NOTRIGGER"))
+		sb_expanded(&med, 1, 1, AN_NS(130, 0), trig, sizeof(trig));
+	an_end(&med);
+	an_begin(&c0, KTRACE_CHANNEL_HIGH, 0, io ? 100 : 1000, 1000);
+	an_begin(&c1, KTRACE_CHANNEL_HIGH, 1, io ? 200 : 2000, 1000);
+	an_begin(&c2, KTRACE_CHANNEL_HIGH, 2, io ? 300 : 50, 1000);
+	an_begin(&c3, KTRACE_CHANNEL_HIGH, 3, 4000, 1000);
+	if (io)
+		an_io(&c0, &c1, &c2);
+	else
+		an_reclaim(&c0, &c1, &c2, &c3);
+	an_end(&c0);
+	an_end(&c1);
+	an_end(&c2);
+	an_end(&c3);
+	section(KTF_TASKS, 0, 0, tasks[!io], strlen(tasks[!io]));
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -1411,6 +1677,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return latency_trace(argc == 5 ? argv[4] : NULL);
+	} else if (argc == 4 && (!strcmp(argv[3], "io") || !strcmp(argv[3], "reclaim"))) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return analyze_trace(!strcmp(argv[3], "io"));
 	} else if (argc == 4 && !strcmp(argv[3], "badmeta")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
@@ -1450,7 +1724,7 @@ int main(int argc, char **argv)
 			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
 			"                              clock MONO REAL|v1|blockkeys|futurever|\n"
 			"                              futuremeta|manykeys N ended|collide|badmeta|\n"
-			"                              latency [HOST]]\n");
+			"                              latency [HOST]|io|reclaim]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

@@ -496,8 +496,8 @@ complete_as() {
 	PATH="$(dirname "$bin"):$PATH" KTRACE_DIR=$kd bash -c \
 		'source "$1"; eval "$2"; _ktrace; echo "${COMPREPLY[*]}"' - "$comp" "$1"
 }
-[ "$(complete_as 'COMP_WORDS=(ktrace re); COMP_CWORD=1')" = "record report" ]
-result "completion: ktrace re -> record report" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace re); COMP_CWORD=1')" = "record report reclaim" ]
+result "completion: ktrace re -> record report reclaim" $?
 [ "$(complete_as 'COMP_WORDS=(ktrace report --re); COMP_CWORD=2')" = \
 	"--relative --realtime --realtime=iso" ]
 result "completion: report --re -> its options" $?
