@@ -106,7 +106,7 @@ static const struct {
 /* What an event of the metadata is to the analysis. */
 enum role {
 	R_BIO, R_ISSUE, R_COMPLETE, R_STATUS, R_ENTRY, R_EXIT, R_PEXIT, R_EXEC,
-	R_WAKEUP, R_SWITCH, R_HENTRY, R_HEXIT, R_SDIRQ, R_IRQSOFF, R_TIMER,
+	R_WAKEUP, R_SWITCH, R_HENTRY, R_HEXIT, R_SDIRQ, R_IRQSOFF, R_TIMER, R_SYS_SWITCH,
 };
 
 static const struct role_desc {
@@ -124,6 +124,7 @@ static const struct role_desc {
 	{ R_EXIT, LAT_SYSCALL, "syscalls", "exit", NULL, NULL, false },
 	{ R_PEXIT, LAT_SYSCALL, "sched", "exit", "pid", NULL, false },
 	{ R_EXEC, LAT_SYSCALL, "sched", "exec", "pid", "old_pid", false },
+	{ R_SYS_SWITCH, LAT_SYSCALL, "sched", "switch", NULL, NULL, false },
 	{ R_WAKEUP, LAT_WAKEUP, "sched", "wakeup", "pid", "cpu", true },
 	{ R_WAKEUP, LAT_WAKEUP, "sched", "wakeup_new", "pid", "cpu", true },
 	{ R_SWITCH, LAT_WAKEUP, "sched", "switch", "next_pid", NULL, false },
@@ -184,6 +185,7 @@ struct pid_map {
 
 struct irq_name {
 	uint32_t irq;
+	uint32_t seq;			/* the order read: the first names the IRQ */
 	char name[48];
 };
 
@@ -196,7 +198,13 @@ struct lat_trace {
 	int *curr;			/* wakeup: the task running per CPU, -1: unknown */
 	uint64_t *off_ns, *off_caller;	/* timer: the last irqsoff per CPU */
 	struct irq_name *irqs;
-	unsigned int nr_irqs;
+	unsigned int nr_irqs, irqs_size;
+	/*
+	 * syscall: after a thread's execve() (sched:exec, on the medium
+	 * channel), the high channel's records on that CPU carry the old pid
+	 * until the next sched:switch; the pair moved to the new one.
+	 */
+	int *alias_from, *alias_to;
 };
 
 /* The intervals of one timer, and their median. */
@@ -588,20 +596,22 @@ static void irq_name(struct lat_trace *lt, const struct kt_record *r, const stru
 	const struct kt_field *nf = &e->ev->fields[e->f2];
 	struct irq_name *n;
 	uint64_t irq;
-	size_t len, i;
+	size_t len;
 
 	if (r->id != KTRACE_ID_EXPANDED || !get(r, e, e->f1, &irq) || nf->offset > r->length ||
 	    lt->nr_irqs >= 65536)
 		return;
-	for (i = 0; i < lt->nr_irqs; i++)
-		if (lt->irqs[i].irq == irq)
-			return;		/* the first action of a shared IRQ names it */
-	n = realloc(lt->irqs, (lt->nr_irqs + 1) * sizeof(*n));
-	if (!n)
-		return;
-	lt->irqs = n;
-	n = &lt->irqs[lt->nr_irqs++];
+	/* Kept in the order read, sorted once to be looked up (irq_lookup()). */
+	if (lt->nr_irqs == lt->irqs_size) {
+		n = realloc(lt->irqs, (lt->irqs_size * 2 + 16) * sizeof(*n));
+		if (!n)
+			return;
+		lt->irqs = n;
+		lt->irqs_size = lt->irqs_size * 2 + 16;
+	}
+	n = &lt->irqs[lt->nr_irqs];
 	n->irq = irq;
+	n->seq = lt->nr_irqs++;
 	len = r->length - nf->offset;
 	if (nf->size && nf->size < len)
 		len = nf->size;
@@ -611,6 +621,42 @@ static void irq_name(struct lat_trace *lt, const struct kt_record *r, const stru
 	memcpy(n->name, r->data + nf->offset, len);
 	n->name[len] = '\0';
 	word(n->name);
+}
+
+static int irq_cmp(const void *a, const void *b)
+{
+	const struct irq_name *x = a, *y = b;
+
+	if (x->irq != y->irq)
+		return x->irq < y->irq ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort the names read, once, before irq_lookup(). */
+static void irqs_sort(struct lat_trace *lt)
+{
+	if (lt->nr_irqs)
+		qsort(lt->irqs, lt->nr_irqs, sizeof(*lt->irqs), irq_cmp);
+}
+
+/*
+ * The name of @irq: the first statedump:irq of it (a shared IRQ's first
+ * action), in the names irqs_sort() sorted.
+ */
+static const char *irq_lookup(const struct lat_trace *lt, uint32_t irq)
+{
+	size_t lo = 0, hi = lt->nr_irqs;
+
+	/* The first entry of @irq: the lowest seq. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lt->irqs[mid].irq < irq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < lt->nr_irqs && lt->irqs[lo].irq == irq ? lt->irqs[lo].name : NULL;
 }
 
 /* The ns from @start to @now, 0 if before, at most INT64_MAX (no overflow after). */
@@ -748,6 +794,15 @@ static void irqsoff(struct lat *l, struct kt_trace *t, unsigned int tr,
 	lat_pair(l, t, &c);
 }
 
+/* The task of a system call record: the running one, after an exec its new pid. */
+static int sys_pid(const struct lat_trace *lt, const struct kt_record *r)
+{
+	if (r->cpu < KTF_MAX_CPUS && lt->alias_from[r->cpu] >= 0 &&
+	    lt->alias_from[r->cpu] == r->pid)
+		return lt->alias_to[r->cpu];
+	return r->pid;
+}
+
 static int lat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct lat *l = arg;
@@ -760,7 +815,11 @@ static int lat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	if (!lt->any || r->ns > lt->last_ns)
 		lt->last_ns = r->ns;
 	lt->any = true;
-	if (lt->curr && r->cpu < KTF_MAX_CPUS)
+	/*
+	 * The running task: the high channel's; a medium-channel record
+	 * carries its stream's own, older, pid.
+	 */
+	if (lt->curr && r->cpu < KTF_MAX_CPUS && r->channel == KTRACE_CHANNEL_HIGH)
 		lt->curr[r->cpu] = r->pid;
 	for (i = 0; i < lt->nr_evs && r->event; i++) {
 		if (lt->evs[i].ev == r->event) {
@@ -789,12 +848,16 @@ static int lat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 			end(l, t, tr, v, r);
 		break;
 	case R_ENTRY:
-		s = begin(l, tr, r->pid, r, true);
+		s = begin(l, tr, sys_pid(lt, r), r, true);
 		if (s && get(r, e, e->f1, &v))
 			s->c.nr = v;
 		break;
 	case R_EXIT:
-		end(l, t, tr, r->pid, r);
+		end(l, t, tr, sys_pid(lt, r), r);
+		break;
+	case R_SYS_SWITCH:
+		if (r->cpu < KTF_MAX_CPUS)
+			lt->alias_from[r->cpu] = -1;
 		break;
 	case R_PEXIT:
 		if (get(r, e, e->f1, &v)) {
@@ -808,6 +871,11 @@ static int lat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 			struct lat_slot *from = lat_find(l, tr, w, 0), *to;
 			struct lat_ctx c;
 
+			/* Until the next switch, the old pid on this CPU is the new one. */
+			if (r->cpu < KTF_MAX_CPUS) {
+				lt->alias_from[r->cpu] = w;
+				lt->alias_to[r->cpu] = v;
+			}
 			if (!from)
 				break;
 			c = from->c;
@@ -887,7 +955,7 @@ static void time_word(const struct lat *l, char *buf, size_t size, const struct 
 	uint64_t m;
 
 	if (l->set->nr == 1) {
-		kt_time_str(buf, size, c->start);
+		kt_time_str(buf, size, kt_mono_ns(t, c->start));
 		return;
 	}
 	/* Several traces: CLOCK_REALTIME, their offsets added. */
@@ -956,12 +1024,8 @@ static void put_ctx(const struct lat *l, const struct lat_ctx *c)
 		break;
 	case LAT_IRQ:
 		fprintf(l->out, " irq=%u", c->nr);
-		for (i = 0; i < lt->nr_irqs; i++) {
-			if (lt->irqs[i].irq == c->nr) {
-				fprintf(l->out, " name=%s", lt->irqs[i].name);
-				break;
-			}
-		}
+		if (irq_lookup(lt, c->nr))
+			fprintf(l->out, " name=%s", irq_lookup(lt, c->nr));
 		break;
 	case LAT_IRQSOFF:
 		put_sym(l, t, "caller", c->a);
@@ -1078,6 +1142,8 @@ static void report(struct lat *l)
 	__int128 sum = 0;
 	char b[6][48];
 
+	for (i = 0; i < l->set->nr; i++)
+		irqs_sort(&l->trs[i]);
 	nr_open = collect_open(l, &open);
 	fprintf(l->out, "# latency %s: %s: %zu pairs, %zu open\n", kinds[l->kind].name,
 		kinds[l->kind].what, l->nr_values, nr_open);
@@ -1123,6 +1189,8 @@ static void lat_free(struct lat *l)
 	for (i = 0; l->trs && i < l->set->nr; i++) {
 		free(l->trs[i].evs);
 		free(l->trs[i].curr);
+		free(l->trs[i].alias_from);
+		free(l->trs[i].alias_to);
 		free(l->trs[i].off_ns);
 		free(l->trs[i].off_caller);
 		free(l->trs[i].irqs);
@@ -1184,6 +1252,13 @@ static int lat_run(struct lat *l, const char *path)
 				memset(lt->curr, 0xff, KTF_MAX_CPUS * sizeof(*lt->curr));
 			else
 				l->nomem = true;
+		}
+		if (l->kind == LAT_SYSCALL) {
+			lt->alias_from = malloc(KTF_MAX_CPUS * sizeof(*lt->alias_from));
+			lt->alias_to = calloc(KTF_MAX_CPUS, sizeof(*lt->alias_to));
+			if (lt->alias_from)
+				memset(lt->alias_from, 0xff, KTF_MAX_CPUS * sizeof(*lt->alias_from));
+			l->nomem |= !lt->alias_from || !lt->alias_to;
 		}
 		if (l->kind == LAT_TIMER) {
 			lt->off_ns = calloc(KTF_MAX_CPUS, sizeof(*lt->off_ns));

@@ -557,7 +557,7 @@ static uint64_t rec_ns(const struct filter *f, const struct kt_trace *t,
 	int64_t v;
 
 	if (!f->multi)
-		return r->ns;
+		return kt_mono_ns(t, r->ns);
 	v = kt_real_ns(t, r->ns);
 	return v < 0 ? 0 : v;
 }
@@ -723,7 +723,7 @@ static int report_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	} else if (f->base != TB_MONO) {
 		real_str(f, time, sizeof(time), at);
 	} else {
-		kt_time_str(time, sizeof(time), r->ns);
+		kt_time_str(time, sizeof(time), ns);
 	}
 	if (f->multi) {
 		/* The host is a word (kt_set_open()), JSON-safe but for quotes. */

@@ -1371,6 +1371,14 @@ int64_t kt_real_ns(const struct kt_trace *t, uint64_t ns)
 	return v < INT64_MIN ? INT64_MIN : (int64_t)v;
 }
 
+/* @ns, a CLOCK_MONOTONIC time of @t, plus its offset, saturated. */
+uint64_t kt_mono_ns(const struct kt_trace *t, uint64_t ns)
+{
+	if (t->offset_ns < 0)
+		return ns > (uint64_t)-(t->offset_ns + 1) ? ns + t->offset_ns : 0;
+	return ns > UINT64_MAX - (uint64_t)t->offset_ns ? UINT64_MAX : ns + t->offset_ns;
+}
+
 /*
  * The traced machine's name: the nodename of its metadata, else the
  * second word of the uname section, else the file's name.
@@ -1433,6 +1441,14 @@ int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg)
 	if (*end || errno) {
 		fprintf(stderr, "ktrace %s: bad --offset '%s': want FILE=NANOSECONDS\n", cmd, arg);
 		return 2;
+	}
+	/* One offset per file: a sum of several could overflow, and means nothing. */
+	for (o = s->offsets; o < s->offsets + s->nr_offsets; o++) {
+		if (o->len == (size_t)(eq - arg) && !memcmp(o->file, arg, o->len)) {
+			fprintf(stderr, "ktrace %s: --offset %.*s: given twice\n", cmd,
+				(int)o->len, arg);
+			return 2;
+		}
 	}
 	o = realloc(s->offsets, (s->nr_offsets + 1) * sizeof(*o));
 	if (!o) {

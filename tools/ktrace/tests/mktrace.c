@@ -1239,7 +1239,8 @@ static int latency_trace(const char *host)
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_PEXIT, 0, 0, 1, 0, "sched",
 		   "exit");
 	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
-	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, LAT_EXEC_MAJOR,
+	/* On the medium channel, as the kernel writes it. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, LAT_EXEC_MAJOR,
 		   2, 3, KTRACE_EVENT_PID_IS_CURRENT, "sched", "exec");
 	meta_field("pid", 0, 4, KTRACE_DISPLAY_PID, 0, 0);
 	meta_field("old_pid", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
@@ -1311,12 +1312,30 @@ static int latency_trace(const char *host)
 	memset(ex, 0, sizeof(ex));
 	memcpy(ex, (uint32_t[]){ 600, 602 }, 8);
 	memcpy(ex + 8, "sleeper", 7);
-	sb_expanded(&c0, LAT_EXEC_MAJOR, 2, LAT_AT(546400000), ex, 24);
+	/*
+	 * The high channel's records go on under the old pid (602) until
+	 * the next switch: the exit is the leader's all the same.
+	 */
+	sb_begin(&med, 1, 0, LAT_AT(546400000));
+	sb_expanded(&med, LAT_EXEC_MAJOR, 2, LAT_AT(546400000), ex, 24);
+	sb_end(&med, 0);
+	sb_flush(&med);
 	sb_compact(&c0, LAT_EXIT, LAT_AT(546510000), 59);
 	/* Wakeups: 50 us; of the running task; never run. */
 	sb_compact(&c0, LAT_SWITCH, LAT_AT(600000000), 321);
 	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600010000), 1U << 22 | 700);
 	sb_compact(&c0, LAT_SWITCH, LAT_AT(600060000), 700);
+	/*
+	 * A medium-channel record on CPU 0 while 700 runs there: its
+	 * stream's pid (0) is not the running task's.
+	 */
+	sb_begin(&med, 2, 0, LAT_AT(600080000));
+	memset(ex, 0, sizeof(ex));
+	ex[0] = 99;
+	memcpy(ex + 16, "late", 4);
+	sb_expanded(&med, 4, 3, LAT_AT(600080000), ex, 23);
+	sb_end(&med, 0);
+	sb_flush(&med);
 	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600100000), 1U << 22 | 701);
 	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600110000), 0U << 22 | 700);
 	sb_compact(&c0, LAT_SWITCH, LAT_AT(600200000), 321);

@@ -70,7 +70,28 @@ check "report: a trace without CLOCK_REALTIME cannot be merged" 1 '' \
 	-- report "$tmp/ma.dat" "$tmp/mn.dat"
 check "report A nosuch: the missing file named" 1 '' "nosuch.dat: No such file" \
 	-- report "$tmp/ma.dat" "$tmp/nosuch.dat"
-# One file with --offset: its CLOCK_MONOTONIC times move by the offset.
-"$bin" report --offset "$tmp/ma.dat=1000" "$tmp/ma.dat" | head -n 1 >"$tmp/m1"
-[ "$(cut -d' ' -f2- "$tmp/m1")" = "$(head -n 1 "$tmp/ma.rep" | cut -d' ' -f2-)" ]
-result "report --offset with one file: the same events" $?
+# One file with --offset: its times move by the offset, the rest stays.
+"$bin" report --offset "$tmp/ma.dat=1000" "$tmp/ma.dat" >"$tmp/m1"
+python3 -c '
+import sys
+a = open(sys.argv[1]).read().splitlines()
+b = open(sys.argv[2]).read().splitlines()
+def ns(w):
+    s, f = w.split(".")
+    return int(s) * 10**9 + int(f)
+assert len(a) == len(b) > 10, (len(a), len(b))
+for x, y in zip(a, b):
+    tx, rx = x.split(" ", 1)
+    ty, ry = y.split(" ", 1)
+    assert rx == ry and ns(ty) == ns(tx) + 1000, (x, y)
+' "$tmp/ma.rep" "$tmp/m1" >"$tmp/m1.why" 2>&1
+result "report --offset F=1000 with one file: every time 1000 ns later, the rest the same" $? \
+	"$tmp/m1.why"
+"$bin" report --realtime --offset "$tmp/ma.dat=-1000000000" "$tmp/ma.dat" | head -n 1 |
+	cut -d' ' -f1 >"$tmp/m2"
+[ "$(cat "$tmp/m2")" = "$(head -n 1 "$tmp/m.rep" | cut -d' ' -f1 |
+	awk -F. '{ printf "%d.%s", $1 - 1, $2 }')" ]
+result "report --realtime --offset F=-1s with one file: one second earlier" $?
+check "report --offset of one file twice: a usage error" 2 '' \
+	"report: --offset $tmp/ma.dat: given twice" \
+	-- report --offset "$tmp/ma.dat=1" --offset "$tmp/ma.dat=2" "$tmp/ma.dat" "$tmp/mb.dat"
