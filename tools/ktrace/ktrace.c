@@ -346,6 +346,7 @@ static const struct cmd cmds[] = {
 	{ "record", kt_record, "record a trace to a file" },
 	{ "report", cmd_report, "print the events of a trace file" },
 	{ "stat", cmd_stat, "summarize a trace file" },
+	{ "convert", cmd_convert, "convert trace files to CTF (babeltrace2, Trace Compass)" },
 	{ "status", cmd_status, "show whether ktrace is tracing" },
 	{ "list", cmd_list, "list the events of the running kernel" },
 	{ "help", NULL, "help on a command: ktrace help COMMAND" },
