@@ -50,7 +50,7 @@ enum item_kind { ITEM_INT, ITEM_ENUM, ITEM_STRING };
 
 /* One field of an event as written: its type and value. */
 struct item {
-	char name[KTRACE_NAME_LEN + 8];
+	char name[KTRACE_NAME_LEN + 16];
 	enum item_kind kind;
 	unsigned int bytes, base, bits;	/* ints: container size; the field's width */
 	bool sign;
@@ -69,6 +69,7 @@ struct ctf_stream {
 	FILE *f;
 	unsigned int channel, cpu;
 	uint64_t first, last, bytes;
+	uint64_t discarded;		/* dropped + overwritten, stat's counts */
 };
 
 struct ctf_trace {
@@ -120,9 +121,9 @@ static void put_tsdl(struct kt_buf *b, const char *s)
 
 static struct item *new_item(struct conv *c, const char *name)
 {
-	struct item *it;
+	char base[KTRACE_NAME_LEN + 1], *p;
 	unsigned int i, n = 1;
-	char *p;
+	struct item *it;
 
 	if (c->nr_items == c->max_items) {
 		unsigned int max = c->max_items ? 2 * c->max_items : 16;
@@ -136,16 +137,16 @@ static struct item *new_item(struct conv *c, const char *name)
 	it = &c->items[c->nr_items];
 	memset(it, 0, sizeof(*it));
 	/* A TSDL identifier; a name seen before in the event gets a suffix. */
-	snprintf(it->name, sizeof(it->name), "%s", name);
-	for (p = it->name; *p; p++)
+	snprintf(base, sizeof(base), "%.*s", KTRACE_NAME_LEN, name);
+	for (p = base; *p; p++)
 		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9')))
 			*p = '_';
+	snprintf(it->name, sizeof(it->name), "%s", base);
 	for (i = 0; i < c->nr_items; i++) {
 		if (!strcmp(c->items[i].name, it->name)) {
-			snprintf(it->name, sizeof(it->name), "%.*s_%u", KTRACE_NAME_LEN, name,
-				 ++n);
-			i = -1U;
+			snprintf(it->name, sizeof(it->name), "%s_%u", base, ++n);
+			i = -1U;	/* and look again from the first */
 		}
 	}
 	c->nr_items++;
@@ -226,11 +227,9 @@ static int add_fields(struct conv *c, struct kt_trace *t, const struct kt_record
 	char word[32];
 	uint64_t key;
 
-	if (!ev && r->id != KTRACE_ID_EXPANDED) {
-		snprintf(word, sizeof(word), "0x%x", r->payload);
+	if (!ev && r->id != KTRACE_ID_EXPANDED)
 		return add_int(c, "id", 32, false, 10, r->id) ||
 			add_int(c, "payload", 32, false, 16, r->payload);
-	}
 	if (!ev)
 		return add_int(c, "major", 32, false, 10, r->major) ||
 			add_int(c, "minor", 32, false, 10, r->minor) ||
@@ -331,7 +330,7 @@ static void items_tsdl(struct conv *c)
 {
 	struct kt_buf *b = &c->body;
 	unsigned int i;
-	size_t at;
+	size_t at, n;
 
 	b->len = 0;
 	b->overflow = false;
@@ -345,15 +344,16 @@ static void items_tsdl(struct conv *c)
 		} else if (it->kind == ITEM_INT) {
 			put_int_type(b, it);
 		} else {
+			at = b->len;
 			kt_bufprintf(b, "enum : ");
 			put_int_type(b, it);
 			kt_bufprintf(b, " { ");
-			at = b->len;
+			n = b->len;
 			put_labels(b, it);
-			if (b->len == at) {
-				/* No label: a plain integer. */
-				b->len = at - strlen(" { ") - strlen("enum : ");
-				b->p[b->len] = '\0';
+			if (b->len == n && !b->overflow) {
+				/* No label (no name fits): a plain integer. */
+				b->len = at;
+				b->p[at] = '\0';
 				put_int_type(b, it);
 			} else {
 				kt_bufprintf(b, " }");
@@ -445,7 +445,7 @@ static void packet_header(const struct ctf_trace *tr, const struct ctf_stream *s
 	put_le(h + 32, st->last, 8);
 	put_le(h + 40, st->bytes * 8, 8);
 	put_le(h + 48, st->bytes * 8, 8);
-	put_le(h + 56, 0, 8);
+	put_le(h + 56, st->discarded, 8);
 	put_le(h + 64, st->cpu, 4);
 }
 
@@ -664,7 +664,8 @@ static int write_metadata(struct conv *c, struct ctf_trace *tr)
 static int finish_streams(struct ctf_trace *tr)
 {
 	unsigned char h[CTF_PACKET_HEADER];
-	unsigned int i;
+	struct kt_stream_stats ss;
+	unsigned int i, j;
 	int ret = 0;
 
 	for (i = 0; i < tr->nr_streams; i++) {
@@ -672,6 +673,14 @@ static int finish_streams(struct ctf_trace *tr)
 
 		if (!st->f)
 			continue;
+		for (j = 0; j < tr->t->nr_streams; j++) {
+			const struct kt_stream *s = &tr->t->streams[j];
+
+			if (s->channel != st->channel || s->cpu != st->cpu)
+				continue;
+			kt_stream_stats(tr->t, &tr->t->streams[j], &ss, NULL);
+			st->discarded = ss.dropped + ss.overwritten;
+		}
 		packet_header(tr, st, h);
 		if (fflush(st->f) || fseek(st->f, 0, SEEK_SET) ||
 		    fwrite(h, 1, sizeof(h), st->f) != sizeof(h))

@@ -22,7 +22,7 @@ import sys
 KT_LINE_MAX = 32 * 1024
 ESC = {ord('n'): b'\n', ord('t'): b'\t', ord('r'): b'\r', ord('a'): b'\a',
        ord('b'): b'\b', ord('f'): b'\f', ord('v'): b'\v', ord('\\'): b'\\',
-       ord('"'): b'"', ord('0'): b'\0'}
+       ord('"'): b'"', ord("'"): b"'", ord('?'): b'?', ord('0'): b'\0'}
 
 
 class Bad(Exception):
@@ -130,10 +130,10 @@ def normalise(line, multi):
 
 
 def by_time(lines):
-    """Sorted within each run of the same time (and host)."""
+    """Sorted within each run of the same time."""
     out, run, key = [], [], None
     for line in lines:
-        k = line.split(b' ', 2)[:2]
+        k = line.split(b' ', 1)[0]
         if k != key:
             out += sorted(run)
             run, key = [], k

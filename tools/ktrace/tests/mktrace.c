@@ -1115,6 +1115,71 @@ static int badmeta_trace(void)
 	return 0;
 }
 
+/*
+ * ktrace convert --ctf (t-ctf.sh): mktrace TRACE EXPECTED ctf, the field
+ * kinds the other traces leave out: names that are TSDL keywords, a
+ * signed hexadecimal field, an enum field without names, one with a name
+ * its width cannot hold, a saturating unsigned field, and a field beyond
+ * the end of a short record ("?"), then within a longer one.
+ */
+static int ctf_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace t = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1, .nr_records = 12,
+	};
+	struct ktrace_meta_clock c = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_enum zero = { 0, 0, "zero" }, wide = { 300, 0, "wide" };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	unsigned char ex[16] = { 7, 0, 0, 0, 0x2a };
+
+	low.buf = malloc(SB_LOW);
+	med.buf = malloc(SB_MEDIUM);
+	high.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 1, 1000);
+	meta(KTRACE_META_TRACE, &t, sizeof(t));
+	meta(KTRACE_META_CLOCK, &c, sizeof(c));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 5, 0, 0, 3, 0, "edge", "compact");
+	meta_field("align", 0, 4, KTRACE_DISPLAY_HEX, KTRACE_FIELD_SIGNED, 0);
+	meta_field("enum", 4, 4, KTRACE_DISPLAY_ENUM, 0, 0);
+	meta_field("string", 8, 8, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 9, 4, 0,
+		   "edge", "expanded");
+	meta_field("x", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("y", 4, 4, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_field("event", 8, 8, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("e", 0, 1, KTRACE_DISPLAY_ENUM, 0, 2);
+	meta(KTRACE_META_ENUM, &zero, sizeof(zero));
+	meta(KTRACE_META_ENUM, &wide, sizeof(wide));
+	sb_end(&low, 0);
+	sb_flush(&low);
+	sb_begin(&high, 0, 0, 1000);
+	sb_compact(&high, 5, 1010, 0xff3f);
+	line(1010, 0, "<idle>-0", "edge:compact align=0xffffffffffffffff enum=3 string=>=255");
+	sb_compact(&high, 5, 1020, 0x0501);
+	line(1020, 0, "<idle>-0", "edge:compact align=0x1 enum=0 string=5");
+	sb_end(&high, 0);
+	sb_flush(&high);
+	sb_begin(&med, 0, 0, 1000);
+	sb_expanded(&med, 7, 9, 1015, ex, 8);
+	line(1015, 0, "<idle>-0", "edge:expanded x=7 y=0x2a event=? e=7");
+	memset(ex, 0, sizeof(ex));
+	memset(ex + 8, 0xff, 8);
+	ex[8] = 0xfd;
+	sb_expanded(&med, 7, 9, 1025, ex, 16);
+	line(1025, 0, "<idle>-0", "edge:expanded x=0 y=0x0 event=-3 e=zero");
+	sb_end(&med, 0);
+	sb_flush(&med);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -1162,6 +1227,14 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[3], "futuremeta"))
 			return future_trace(false);
 		return symbols_trace(!strcmp(argv[3], "badsymbols"), NULL, 0);
+	} else if (argc == 4 && !strcmp(argv[3], "ctf")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return ctf_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "badmeta")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
@@ -1200,7 +1273,8 @@ int main(int argc, char **argv)
 			"usage: mktrace TRACE EXPECTED [notrigger|incomplete|norealtime|symbols|longstr|\n"
 			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
 			"                              clock MONO REAL|v1|blockkeys|futurever|\n"
-			"                              futuremeta|manykeys N ended|collide|badmeta]\n");
+			"                              futuremeta|manykeys N ended|collide|badmeta|\n"
+			"                              ctf]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

@@ -57,6 +57,12 @@ else
 			ctf_result "convert --ctf: timers, symbols" "symtest saved no symbols"
 		fi
 	fi
+	"$mk" "$tmp/ce.dat" "$tmp/ce.exp" ctf
+	"$bin" report "$tmp/ce.dat" >"$tmp/ce.rep" 2>&1
+	why=$(sort -s -k1,1n "$tmp/ce.exp" | diff - "$tmp/ce.rep")
+	ctf_result "convert --ctf: edge cases: report prints the expected lines" "$why"
+	ctf_same "convert --ctf: edge cases: keywords, signed hex, enums, '>=255', '?'" \
+		"$tmp/ce.dat"
 	for f in "$(dirname "$0")"/corpus/*.dat; do
 		ctf_same "convert --ctf: corpus/${f##*/}" "$f"
 	done
@@ -95,6 +101,11 @@ else
 	grep -q 'ktrace_realtime_offset_ns = "1699999995123456789";' "$m" ||
 		why="$why; no CLOCK_REALTIME offset in env"
 	ctf_result "convert --ctf: metadata: CTF 1.8, typed fields, the realtime offset" "$why"
+	# s.dat's CPU 1 high stream: 300 events overwritten; babeltrace2 warns.
+	babeltrace2 "$tmp/ctf" 2>&1 >/dev/null | grep -c 'discarded events' >"$tmp/ctf.lost"
+	why=$(babeltrace2 "$tmp/ctf" 2>&1 >/dev/null | grep -v 'within stream ".*/high_1"')
+	[ "$(cat "$tmp/ctf.lost")" = 1 ] || why="$why; $(cat "$tmp/ctf.lost") warnings of losses"
+	ctf_result "convert --ctf: the losses of stat as events_discarded (high CPU 1 only)" "$why"
 fi
 
 # Bad directories and options: one line, exit 1 (usage: 2).
