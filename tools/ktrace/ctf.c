@@ -6,11 +6,11 @@
  * One CTF trace per input file: DIR/ itself for one file, DIR/HOST-N/ (N
  * from 1, in the order of the command line) for several.  Each has a TSDL
  * "metadata" file and one stream file per channel and CPU ("high_1",
- * "medium_0"), each stream file one packet: a header (magic, uuid,
- * stream_id = the channel), a context (timestamp_begin/end, sizes, cpu_id),
- * then the events: a header (uint32 id, uint64 timestamp in ns), the
- * stream's event context (procname, tid: the running task as report names
- * it) and the fields.
+ * "medium_0"), each stream file packets of about 256 KiB: a header (magic,
+ * uuid, stream_id = the channel), a context (timestamp_begin/end, sizes,
+ * events_discarded, cpu_id), then the events: a header (uint32 id, uint64
+ * timestamp in ns), the stream's event context (procname, tid: the running
+ * task as report names it) and the fields.
  *
  * The fields are those report prints, in its order, with its values: an
  * event class is one shape of the fields, so that an event whose KEY field
@@ -29,9 +29,10 @@
  * The clock: one file, "monotonic", CLOCK_MONOTONIC ns since boot (offset
  * 0: babeltrace2 --clock-seconds prints report's times); the CLOCK_REALTIME
  * reference is in the environment (ktrace_realtime_offset_ns, realtime =
- * monotonic + it).  Several files: "realtime", each trace's offset that of
- * its CLOCK_REALTIME plus --offset, absolute, so that babeltrace2 merges
- * them on CLOCK_REALTIME and prints report's times of several files.
+ * monotonic + it, --offset included; "none" if the trace has none).
+ * Several files: "realtime", the same timestamps with that offset as the
+ * clock's, absolute, so that babeltrace2 merges them on CLOCK_REALTIME and
+ * prints report's times of several files.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -45,6 +46,11 @@
 #define CTF_MAGIC		0xc1fc1fc1U
 /* Packet header (24 bytes) and context (44 bytes); all byte-aligned. */
 #define CTF_PACKET_HEADER	68
+/*
+ * A packet ends after the event that takes it to this size: readers seek
+ * by packet (Trace Compass reads a packet from its start to find a time).
+ */
+#define CTF_PACKET_MAX		(256 * 1024)
 
 enum item_kind { ITEM_INT, ITEM_ENUM, ITEM_STRING };
 
@@ -68,7 +74,8 @@ struct ctf_class {
 struct ctf_stream {
 	FILE *f;
 	unsigned int channel, cpu;
-	uint64_t first, last, bytes;
+	uint64_t start;			/* of the packet being written, in the file */
+	uint64_t first, last, bytes;	/* of the packet: times, size */
 	uint64_t discarded;		/* dropped + overwritten, stat's counts */
 };
 
@@ -449,11 +456,37 @@ static void packet_header(const struct ctf_trace *tr, const struct ctf_stream *s
 	put_le(h + 64, st->cpu, 4);
 }
 
+/* A packet's header in place of its placeholder, then on at the end. */
+static int end_packet(const struct ctf_trace *tr, const struct ctf_stream *st)
+{
+	unsigned char h[CTF_PACKET_HEADER];
+
+	packet_header(tr, st, h);
+	if (fflush(st->f) || fseek(st->f, st->start, SEEK_SET) ||
+	    fwrite(h, 1, sizeof(h), st->f) != sizeof(h) || fseek(st->f, 0, SEEK_END))
+		return -1;
+	return 0;
+}
+
+/* A new packet from event @r on: its header, rewritten by end_packet(). */
+static int begin_packet(const struct ctf_trace *tr, struct ctf_stream *st,
+			const struct kt_record *r)
+{
+	unsigned char h[CTF_PACKET_HEADER];
+
+	st->first = r->ns;
+	st->last = r->ns;
+	st->bytes = CTF_PACKET_HEADER;
+	packet_header(tr, st, h);
+	return fwrite(h, 1, sizeof(h), st->f) != sizeof(h) ? -1 : 0;
+}
+
 static struct ctf_stream *stream_of(struct conv *c, struct ctf_trace *tr,
 				    const struct kt_record *r)
 {
+	const struct kt_trace *t = tr->t;
 	struct ctf_stream *st, *all;
-	unsigned char h[CTF_PACKET_HEADER];
+	struct kt_stream_stats ss;
 	char name[32];
 	unsigned int i;
 
@@ -479,19 +512,23 @@ static struct ctf_stream *stream_of(struct conv *c, struct ctf_trace *tr,
 	memset(st, 0, sizeof(*st));
 	st->channel = r->channel;
 	st->cpu = r->cpu;
-	st->first = r->ns;
+	/*
+	 * Every packet says how many events the stream lost in all: when is
+	 * not known, and the readers put the losses in its first packet.
+	 */
+	for (i = 0; i < t->nr_streams; i++) {
+		if (t->streams[i].channel == r->channel && t->streams[i].cpu == r->cpu) {
+			kt_stream_stats(tr->t, &t->streams[i], &ss, NULL);
+			st->discarded = ss.dropped + ss.overwritten;
+		}
+	}
 	snprintf(name, sizeof(name), "%s_%u", kt_channel_name(r->channel), r->cpu);
 	st->f = open_file(c, tr, name);
 	if (!st->f)
 		return NULL;
 	tr->nr_streams++;
 	tr->idx[r->channel][r->cpu] = st;
-	/* The packet's header, rewritten at the end with its sizes. */
-	st->bytes = CTF_PACKET_HEADER;
-	packet_header(tr, st, h);
-	if (fwrite(h, 1, sizeof(h), st->f) != sizeof(h))
-		return NULL;
-	return st;
+	return begin_packet(tr, st, r) ? NULL : st;
 }
 
 static int write_event(struct conv *c, struct kt_trace *t, const struct kt_record *r,
@@ -522,6 +559,13 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	st = stream_of(c, tr, r);
 	if (!st)
 		return -1;
+	if (st->bytes >= CTF_PACKET_MAX) {
+		if (end_packet(tr, st))
+			return -1;
+		st->start += st->bytes;
+		if (begin_packet(tr, st, r))
+			return -1;
+	}
 	/* Header, context (procname, tid), fields. */
 	put_le(num, id, 4);
 	fwrite(num, 1, 4, st->f);
@@ -610,10 +654,13 @@ static int write_metadata(struct conv *c, struct ctf_trace *tr)
 	kt_bufprintf(&q, "%s", "");
 	put_tsdl(&q, t->host);
 	fprintf(f, "env {\n\thostname = \"%s\";\n\tdomain = \"kernel\";\n"
-		"\ttracer_name = \"ktrace\";\n\tktrace_clock = \"%s\";\n"
-		"\tktrace_realtime_offset_ns = \"%lld\";\n};\n\n", q.p ? q.p : "",
-		c->multi ? "realtime" : "monotonic",
-		(long long)(c->multi ? 0 : kt_real_ns(t, 0) - t->offset_ns));
+		"\ttracer_name = \"ktrace\";\n\tktrace_clock = \"%s\";\n",
+		q.p ? q.p : "", c->multi ? "realtime" : "monotonic");
+	/* CLOCK_REALTIME - CLOCK_MONOTONIC (+ --offset), if the trace has it. */
+	if (t->have_clock && t->clock.ref_real_ns)
+		fprintf(f, "\tktrace_realtime_offset_ns = \"%lld\";\n};\n\n", (long long)off);
+	else
+		fprintf(f, "\tktrace_realtime_offset_ns = \"none\";\n};\n\n");
 	if (c->multi)
 		fprintf(f, "clock {\n\tname = \"realtime\";\n\tuuid = \"");
 	else
@@ -663,9 +710,7 @@ static int write_metadata(struct conv *c, struct ctf_trace *tr)
 
 static int finish_streams(struct ctf_trace *tr)
 {
-	unsigned char h[CTF_PACKET_HEADER];
-	struct kt_stream_stats ss;
-	unsigned int i, j;
+	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < tr->nr_streams; i++) {
@@ -673,17 +718,7 @@ static int finish_streams(struct ctf_trace *tr)
 
 		if (!st->f)
 			continue;
-		for (j = 0; j < tr->t->nr_streams; j++) {
-			const struct kt_stream *s = &tr->t->streams[j];
-
-			if (s->channel != st->channel || s->cpu != st->cpu)
-				continue;
-			kt_stream_stats(tr->t, &tr->t->streams[j], &ss, NULL);
-			st->discarded = ss.dropped + ss.overwritten;
-		}
-		packet_header(tr, st, h);
-		if (fflush(st->f) || fseek(st->f, 0, SEEK_SET) ||
-		    fwrite(h, 1, sizeof(h), st->f) != sizeof(h))
+		if (end_packet(tr, st))
 			ret = -1;
 		if (fclose(st->f))
 			ret = -1;

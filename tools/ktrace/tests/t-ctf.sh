@@ -63,6 +63,12 @@ else
 	ctf_result "convert --ctf: edge cases: report prints the expected lines" "$why"
 	ctf_same "convert --ctf: edge cases: keywords, signed hex, enums, '>=255', '?'" \
 		"$tmp/ce.dat"
+	# 60002 events, 1.8 MB on one stream: packets of 256 KiB.
+	"$mk" "$tmp/cm.dat" "$tmp/cm.exp" manykeys 30000 ended
+	ctf_same "convert --ctf: a stream in several packets" "$tmp/cm.dat"
+	packets=$(babeltrace2 -c sink.text.details "$tmp/ctf" 2>&1 | grep -c '^Packet beginning')
+	ctf_result "convert --ctf: 256 KiB packets: 8 of them" \
+		"$([ "$packets" = 8 ] || echo "$packets packets")"
 	for f in "$(dirname "$0")"/corpus/*.dat; do
 		ctf_same "convert --ctf: corpus/${f##*/}" "$f"
 	done
@@ -73,6 +79,20 @@ else
 	ctf_result "convert --ctf: two traces: DIR/HOST-N/, one CTF trace each" \
 		"$(cd "$tmp/ctf" && ls -d hostA-1/metadata hostB-2/metadata hostB-2/high_1 \
 			2>&1 >/dev/null)"
+	# B: 1700000001.123456 s at 6 s, --offset -1.00000025 s.
+	why=
+	m=$tmp/ctf/hostB-2/metadata
+	grep -q 'ktrace_realtime_offset_ns = "1699999994123455750";' "$m" ||
+		why="no realtime offset of B in env"
+	grep -A8 '^clock {' "$m" | tr -d '\n\t' |
+		grep -q 'realtime";.*offset_s = 1699999994;offset = 123455750;absolute = true;' ||
+		why="$why; B's clock: not realtime, its offset, absolute"
+	ctf_result "convert --ctf: two traces: their clocks on CLOCK_REALTIME, --offset included" \
+		"$why"
+	"$mk" "$tmp/cn.dat" "$tmp/cn.exp" norealtime
+	ctf_same "convert --ctf: a trace without CLOCK_REALTIME" "$tmp/cn.dat"
+	why=$(grep -q 'ktrace_realtime_offset_ns = "none";' "$tmp/ctf/metadata" || echo no none)
+	ctf_result "convert --ctf: without CLOCK_REALTIME, an offset of none" "$why"
 
 	# The comparison sees a changed value, time or order.
 	why=
