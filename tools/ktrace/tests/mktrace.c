@@ -1119,8 +1119,9 @@ static int badmeta_trace(void)
  * ktrace convert --ctf (t-ctf.sh): mktrace TRACE EXPECTED ctf, the field
  * kinds the other traces leave out: names that are TSDL keywords, a
  * signed hexadecimal field, an enum field without names, one with a name
- * its width cannot hold, a saturating unsigned field, and a field beyond
- * the end of a short record ("?"), then within a longer one.
+ * its width cannot hold, a saturating unsigned field, a field beyond the
+ * end of a short record ("?"), then within a longer one, and an event
+ * without fields.
  */
 static int ctf_trace(void)
 {
@@ -1128,7 +1129,7 @@ static int ctf_trace(void)
 	struct ktrace_meta_trace t = {
 		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
-		.nr_cpus = 1, .nr_records = 12,
+		.nr_cpus = 1, .nr_records = 13,
 	};
 	struct ktrace_meta_clock c = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
 	struct ktrace_meta_enum zero = { 0, 0, "zero" }, wide = { 300, 0, "wide" };
@@ -1156,6 +1157,7 @@ static int ctf_trace(void)
 	meta_field("e", 0, 1, KTRACE_DISPLAY_ENUM, 0, 2);
 	meta(KTRACE_META_ENUM, &zero, sizeof(zero));
 	meta(KTRACE_META_ENUM, &wide, sizeof(wide));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 6, 0, 0, 0, 0, "edge", "none");
 	sb_end(&low, 0);
 	sb_flush(&low);
 	sb_begin(&high, 0, 0, 1000);
@@ -1163,6 +1165,8 @@ static int ctf_trace(void)
 	line(1010, 0, "<idle>-0", "edge:compact align=0xffffffffffffffff enum=3 string=>=255");
 	sb_compact(&high, 5, 1020, 0x0501);
 	line(1020, 0, "<idle>-0", "edge:compact align=0x1 enum=0 string=5");
+	sb_compact(&high, 6, 1030, 0);
+	line(1030, 0, "<idle>-0", "edge:none");
 	sb_end(&high, 0);
 	sb_flush(&high);
 	sb_begin(&med, 0, 0, 1000);

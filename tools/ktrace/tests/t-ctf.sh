@@ -61,7 +61,7 @@ else
 	"$bin" report "$tmp/ce.dat" >"$tmp/ce.rep" 2>&1
 	why=$(sort -s -k1,1n "$tmp/ce.exp" | diff - "$tmp/ce.rep")
 	ctf_result "convert --ctf: edge cases: report prints the expected lines" "$why"
-	ctf_same "convert --ctf: edge cases: keywords, signed hex, enums, '>=255', '?'" \
+	ctf_same "convert --ctf: edge cases: keywords, signed hex, enums, '>=255', '?', no field" \
 		"$tmp/ce.dat"
 	# 60002 events, 1.8 MB on one stream: packets of 256 KiB.
 	"$mk" "$tmp/cm.dat" "$tmp/cm.exp" manykeys 30000 ended
