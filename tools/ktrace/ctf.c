@@ -763,8 +763,16 @@ int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *a
 		struct kt_trace *t = &s->traces[i];
 
 		tr->t = t;
-		if (c.multi)
-			snprintf(tr->sub, sizeof(tr->sub), "%.64s-%u/", t->host, i + 1);
+		if (c.multi) {
+			char *p;
+
+			snprintf(tr->sub, sizeof(tr->sub), "%.64s-%u", t->host, i + 1);
+			/* One directory, whatever the host's name (a file's) has. */
+			for (p = tr->sub; *p; p++)
+				if (*p == '/')
+					*p = '_';
+			strcat(tr->sub, "/");
+		}
 		/* A uuid of the trace's identity: the same file, the same uuid. */
 		h = fnv(0xcbf29ce484222325ULL, t->host, strlen(t->host));
 		if (t->have_clock)

@@ -89,6 +89,11 @@ else
 		why="$why; B's clock: not realtime, its offset, absolute"
 	ctf_result "convert --ctf: two traces: their clocks on CLOCK_REALTIME, --offset included" \
 		"$why"
+	MKTRACE_HOST=a/b "$mk" "$tmp/cs.dat" "$tmp/cs.exp" clock 5000000000 1700000000123456789
+	rm -rf "$tmp/ctf"
+	why=$("$bin" convert --ctf "$tmp/ctf" "$tmp/ca.dat" "$tmp/cs.dat" 2>&1 &&
+		cd "$tmp/ctf" && ls -d hostA-1/metadata a_b-2/metadata 2>&1 >/dev/null)
+	ctf_result "convert --ctf: a host named a/b: DIR/a_b-2/" "$why"
 	"$mk" "$tmp/cn.dat" "$tmp/cn.exp" norealtime
 	ctf_same "convert --ctf: a trace without CLOCK_REALTIME" "$tmp/cn.dat"
 	why=$(grep -q 'ktrace_realtime_offset_ns = "none";' "$tmp/ctf/metadata" || echo no none)
