@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <dirent.h>
+#include <unistd.h>
 
 #include "trace.h"
 
@@ -835,8 +836,10 @@ static FILE *open_in_dir(void *arg, const char *name)
 /* DIR: made if missing; refused unless an empty directory. */
 static int out_dir_ready(const char *cmd, const char *dir)
 {
+	char path[4096];
 	struct dirent *d;
 	DIR *dp;
+	FILE *f;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "ktrace %s: --ctf %s: %s\n", cmd, dir, strerror(errno));
@@ -857,6 +860,15 @@ static int out_dir_ready(const char *cmd, const char *dir)
 		}
 	}
 	closedir(dp);
+	/* Writable: a file made and removed, before any is written. */
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "ktrace %s: --ctf %s: %s\n", cmd, dir, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	unlink(path);
 	return 0;
 }
 
