@@ -57,11 +57,11 @@ def value(s, i):
     if s[i] == ord('"'):
         return string(s, i)
     if s[i] == ord('('):
-        # ( "LABEL" : container = N ) or ( <unknown> : container = N )
+        # ( "LABEL" : container = N ) or ( <unknown> : container = N );
+        # the first label if there are several (ctf.c writes one a value).
         i += 2
         if s[i] == ord('"'):
             label, i = string(s, i)
-            label = label if s[i:i + 1] != b',' else label
         else:
             label = None
             i = s.index(b' ', i)
