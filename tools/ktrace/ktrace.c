@@ -349,6 +349,7 @@ static const struct cmd cmds[] = {
 	{ "latency", cmd_latency, "time pairs of events: block, syscall, wakeup, irq, ..." },
 	{ "io", cmd_io, "block I/O per process over time windows" },
 	{ "reclaim", cmd_reclaim, "memory reclaim passes per task, and OOM kills" },
+	{ "convert", cmd_convert, "convert trace files to CTF (babeltrace2, Trace Compass)" },
 	{ "status", cmd_status, "show whether ktrace is tracing" },
 	{ "list", cmd_list, "list the events of the running kernel" },
 	{ "help", NULL, "help on a command: ktrace help COMMAND" },

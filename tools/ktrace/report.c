@@ -168,15 +168,6 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len)
 	buf_putc(b, '"');
 }
 
-/* What field_value() found. */
-enum kt_value {
-	KT_VALUE_NONE,		/* not in the record: "?", JSON null */
-	KT_VALUE_WORD,		/* printed in the word buffer: a JSON string */
-	KT_VALUE_SIGNED,	/* a number */
-	KT_VALUE_UNSIGNED,
-	KT_VALUE_STRING,	/* bytes of the record, quoted */
-};
-
 /*
  * A FLAGS value as ftrace's __print_flags(): the names of the table's
  * masks all of whose bits are set, in table order, each clearing its
@@ -349,6 +340,18 @@ static void put_field(struct kt_buf *b, const struct kt_trace *t, const struct k
 		break;
 	}
 	free(w.p);
+}
+
+enum kt_value kt_field_text(struct kt_buf *b, const struct kt_trace *t,
+			    const struct kt_field *f, const struct kt_record *r, uint64_t *val)
+{
+	const unsigned char *s = NULL;
+	size_t len = 0;
+	enum kt_value k = field_value(b, t, f, r, val, &s, &len);
+
+	if (k == KT_VALUE_STRING)
+		put_string(b, s, len);
+	return k;
 }
 
 /* " NAME=VALUE", or with @json "NAME":VALUE after a comma unless *@first. */

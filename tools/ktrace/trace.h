@@ -312,4 +312,26 @@ int cmd_io(int argc, char **argv);
 int cmd_reclaim(int argc, char **argv);
 int kt_analyze(struct kt_set *s, bool relative, FILE *out);
 
+/*
+ * ktrace convert (ctf.c): the traces of @s as CTF 1.8 traces, the files
+ * opened with @open (a name relative to the output directory: "metadata",
+ * "high_0", or "HOST-N/..." for several traces); 0, or -1 after saying
+ * why on stderr.  kt_field_text() (report.c): the value of field @f of @r
+ * as report prints it, in @b for a word or a (quoted) string, or the
+ * number in *@val.
+ */
+enum kt_value {
+	KT_VALUE_NONE,		/* not in the record: "?", JSON null */
+	KT_VALUE_WORD,		/* printed in the word buffer: a JSON string */
+	KT_VALUE_SIGNED,	/* a number */
+	KT_VALUE_UNSIGNED,
+	KT_VALUE_STRING,	/* bytes of the record, quoted */
+};
+
+enum kt_value kt_field_text(struct kt_buf *b, const struct kt_trace *t,
+			    const struct kt_field *f, const struct kt_record *r, uint64_t *val);
+typedef FILE *(*kt_ctf_open_fn)(void *arg, const char *name);
+int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *arg);
+int cmd_convert(int argc, char **argv);
+
 #endif /* KTRACE_TRACE_H */

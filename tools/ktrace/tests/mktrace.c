@@ -7,7 +7,7 @@
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
  *                           manykeys N ended|collide|badmeta|latency [HOST]|
- *                           io|reclaim]
+ *                           io|reclaim|ctf]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -1409,15 +1409,20 @@ static int latency_trace(const char *host)
 
 struct an_ev {
 	uint64_t clock;
-	unsigned int id;
+	unsigned int id, seq;		/* seq: the order of records at one time */
 	uint32_t key;
 };
+
+/* In an_ev.id: a block:rq_describe of an_io()'s read, not a compact event. */
+#define AN_DESCRIBE	0xffff
 
 static int an_ev_cmp(const void *a, const void *b)
 {
 	const struct an_ev *x = a, *y = b;
 
-	return (x->clock > y->clock) - (x->clock < y->clock);
+	if (x->clock != y->clock)
+		return x->clock > y->clock ? 1 : -1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static void an_begin(struct sb *s, unsigned int ch, unsigned int cpu, int pid, uint64_t clock)
@@ -1457,10 +1462,10 @@ static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 		d.sector = 1000 + i * 8;
 		sb_expanded(c0, BLK_MAJOR, 1, t, &d, sizeof(d));
 		sb_compact(c0, AN_INSERT, t + 5000, ktrace_blk_key(&d));
-		evs[n++] = (struct an_ev){ t + 20000, AN_ISSUE, ktrace_blk_key(&d) };
+		evs[n++] = (struct an_ev){ .clock = t + 20000, .id = AN_ISSUE, .key = ktrace_blk_key(&d) };
 		/* 1 ms each, but the 16th: 8 ms. */
-		evs[n++] = (struct an_ev){ t + 20000 + (i == 15 ? 8000000 : 1000000),
-					   AN_COMPLETE, ktrace_blk_key(&d) };
+		evs[n++] = (struct an_ev){ .clock = t + 20000 + (i == 15 ? 8000000 : 1000000),
+					   .id = AN_COMPLETE, .key = ktrace_blk_key(&d) };
 	}
 	d.nr_sector = 256;
 	for (i = 0; i < 100; i++) {
@@ -1468,20 +1473,32 @@ static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 		d.sector = 1000000 + i * 256;
 		sb_expanded(c1, BLK_MAJOR, 3, t, &d, sizeof(d));
 		sb_compact(c1, AN_INSERT, t + 5000, ktrace_blk_key(&d));
-		evs[n++] = (struct an_ev){ t + 10000, AN_ISSUE, ktrace_blk_key(&d) };
+		evs[n++] = (struct an_ev){ .clock = t + 10000, .id = AN_ISSUE,
+					   .key = ktrace_blk_key(&d) };
 		/* 20 ms and 10 us more for each: the last one 20.990 ms. */
-		evs[n++] = (struct an_ev){ t + 10000 + 20000000 + i * 10000, AN_COMPLETE,
-					   ktrace_blk_key(&d) };
+		evs[n++] = (struct an_ev){ .clock = t + 10000 + 20000000 + i * 10000,
+					   .id = AN_COMPLETE, .key = ktrace_blk_key(&d) };
 	}
-	qsort(evs, n, sizeof(*evs), an_ev_cmp);
-	for (i = 0; i < n; i++)
-		sb_compact(c2, evs[i].id, evs[i].clock, evs[i].key);
+	/*
+	 * A read described only at its issue, and an issue of a request
+	 * never described; in CPU 2's time order with the rest (a stream's
+	 * times never go back: CTF readers refuse it).
+	 */
 	d = (struct ktrace_blk_desc){ 5000000, 8 << 20, 64, KTRACE_BLK_OP_READ, 0 };
 	t = AN_NS(250, 0);
-	sb_expanded(c2, BLK_MAJOR, 3, t, &d, sizeof(d));
-	sb_compact(c2, AN_ISSUE, t, ktrace_blk_key(&d));
-	sb_compact(c2, AN_COMPLETE, t + 3000000, ktrace_blk_key(&d));
-	sb_compact(c2, AN_ISSUE, AN_NS(260, 0), 0x12345678);
+	evs[n++] = (struct an_ev){ .clock = t, .id = AN_DESCRIBE };
+	evs[n++] = (struct an_ev){ .clock = t, .id = AN_ISSUE, .seq = 1,
+				   .key = ktrace_blk_key(&d) };
+	evs[n++] = (struct an_ev){ .clock = t + 3000000, .id = AN_COMPLETE,
+				   .key = ktrace_blk_key(&d) };
+	evs[n++] = (struct an_ev){ .clock = AN_NS(260, 0), .id = AN_ISSUE, .key = 0x12345678 };
+	qsort(evs, n, sizeof(*evs), an_ev_cmp);
+	for (i = 0; i < n; i++) {
+		if (evs[i].id == AN_DESCRIBE)
+			sb_expanded(c2, BLK_MAJOR, 3, evs[i].clock, &d, sizeof(d));
+		else
+			sb_compact(c2, evs[i].id, evs[i].clock, evs[i].key);
+	}
 	free(evs);
 }
 
@@ -1641,6 +1658,75 @@ static int analyze_trace(bool io)
 	return 0;
 }
 
+/*
+ * ktrace convert --ctf (t-ctf.sh): mktrace TRACE EXPECTED ctf, the field
+ * kinds the other traces leave out: names that are TSDL keywords, a
+ * signed hexadecimal field, an enum field without names, one with a name
+ * its width cannot hold, a saturating unsigned field, a field beyond the
+ * end of a short record ("?"), then within a longer one, and an event
+ * without fields.
+ */
+static int ctf_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace t = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1, .nr_records = 13,
+	};
+	struct ktrace_meta_clock c = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_enum zero = { 0, 0, "zero" }, wide = { 300, 0, "wide" };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	unsigned char ex[16] = { 7, 0, 0, 0, 0x2a };
+
+	low.buf = malloc(SB_LOW);
+	med.buf = malloc(SB_MEDIUM);
+	high.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 1, 1000);
+	meta(KTRACE_META_TRACE, &t, sizeof(t));
+	meta(KTRACE_META_CLOCK, &c, sizeof(c));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 5, 0, 0, 3, 0, "edge", "compact");
+	meta_field("align", 0, 4, KTRACE_DISPLAY_HEX, KTRACE_FIELD_SIGNED, 0);
+	meta_field("enum", 4, 4, KTRACE_DISPLAY_ENUM, 0, 0);
+	meta_field("string", 8, 8, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 9, 4, 0,
+		   "edge", "expanded");
+	meta_field("x", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("y", 4, 4, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_field("event", 8, 8, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("e", 0, 1, KTRACE_DISPLAY_ENUM, 0, 2);
+	meta(KTRACE_META_ENUM, &zero, sizeof(zero));
+	meta(KTRACE_META_ENUM, &wide, sizeof(wide));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 6, 0, 0, 0, 0, "edge", "none");
+	sb_end(&low, 0);
+	sb_flush(&low);
+	sb_begin(&high, 0, 0, 1000);
+	sb_compact(&high, 5, 1010, 0xff3f);
+	line(1010, 0, "<idle>-0", "edge:compact align=0xffffffffffffffff enum=3 string=>=255");
+	sb_compact(&high, 5, 1020, 0x0501);
+	line(1020, 0, "<idle>-0", "edge:compact align=0x1 enum=0 string=5");
+	sb_compact(&high, 6, 1030, 0);
+	line(1030, 0, "<idle>-0", "edge:none");
+	sb_end(&high, 0);
+	sb_flush(&high);
+	sb_begin(&med, 0, 0, 1000);
+	sb_expanded(&med, 7, 9, 1015, ex, 8);
+	line(1015, 0, "<idle>-0", "edge:expanded x=7 y=0x2a event=? e=7");
+	memset(ex, 0, sizeof(ex));
+	memset(ex + 8, 0xff, 8);
+	ex[8] = 0xfd;
+	sb_expanded(&med, 7, 9, 1025, ex, 16);
+	line(1025, 0, "<idle>-0", "edge:expanded x=0 y=0x0 event=-3 e=zero");
+	sb_end(&med, 0);
+	sb_flush(&med);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -1704,6 +1790,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return analyze_trace(!strcmp(argv[3], "io"));
+	} else if (argc == 4 && !strcmp(argv[3], "ctf")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return ctf_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "badmeta")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
@@ -1743,7 +1837,7 @@ int main(int argc, char **argv)
 			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
 			"                              clock MONO REAL|v1|blockkeys|futurever|\n"
 			"                              futuremeta|manykeys N ended|collide|badmeta|\n"
-			"                              latency [HOST]|io|reclaim]\n");
+			"                              latency [HOST]|io|reclaim|ctf]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by run.sh: ktrace convert --ctf (ctf.c).  babeltrace2 reads the
+# converted traces and prints, line for line, what report prints: names,
+# times to the nanosecond, CPUs, tasks and every field value
+# (ctf-compare.py is the one normalisation of babeltrace2's lines).
+
+ctf_result() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		printf '%s\n' "$2" | sed 's/^/# /'
+		fails=$((fails + 1))
+	fi
+}
+
+# ctf_same NAME [--multi] [--offset F=NS] FILE...: convert, babeltrace2,
+# compare (--multi: several files, report's HOST column).
+ctf_same() {
+	local name=$1 multi= why
+	shift
+	[ "$1" = --multi ] && multi=--multi && shift
+	rm -rf "$tmp/ctf"
+	why=$("$bin" convert --ctf "$tmp/ctf" "$@" 2>&1) &&
+		[ -z "$why" ] &&
+		why=$(babeltrace2 --clock-seconds --no-delta "$tmp/ctf" 2>&1 >"$tmp/ctf.bt") &&
+		why=$("$bin" report "$@" 2>&1 >"$tmp/ctf.rep") &&
+		why=$(python3 "$ctf_cmp" "$tmp/ctf.bt" "$tmp/ctf.rep" $multi 2>&1) &&
+		[ "$(wc -l <"$tmp/ctf.rep")" -gt 0 ] && name="$name ($why)" && why=
+	ctf_result "$name" "$why"
+}
+
+ctf_cmp=$(dirname "$0")/ctf-compare.py
+if ! command -v babeltrace2 >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+	n=$((n + 1))
+	echo "ok $n # SKIP convert --ctf: no babeltrace2 (Debian: babeltrace2) or python3"
+else
+	"$mk" "$tmp/c.dat" "$tmp/c.exp"
+	ctf_same "convert --ctf: the synthetic trace, every field kind" "$tmp/c.dat"
+	cp "$tmp/ctf.bt" "$tmp/c.bt"
+	cp "$tmp/ctf.rep" "$tmp/c.rep"
+	"$mk" "$tmp/cb.dat" "$tmp/cb.exp" blockkeys
+	ctf_same "convert --ctf: block requests, keys resolved to their descriptions" \
+		"$tmp/cb.dat"
+	"$mk" "$tmp/ct.dat" "$tmp/ct.exp" timers ffffffff81001058 ffffffffc0002010 \
+		ffffffff80000010
+	ctf_same "convert --ctf: timers, addresses in hexadecimal" "$tmp/ct.dat"
+	if [ -n "${SYMTEST_BIN:-}" ] && [ -x "$SYMTEST_BIN" ]; then
+		printf '%s\n' 'ffffffff81000000 T _stext' 'ffffffff81001000 T alpha' \
+			'ffffffff81002000 T _etext' 'ffffffffc0002000 t modfn	[mymod]' \
+			'ffffffffc0002020 t modnext	[mymod]' >"$tmp/ctf.kallsyms"
+		KTRACE_KALLSYMS=$tmp/ctf.kallsyms "$SYMTEST_BIN" "$tmp/ct.dat" >/dev/null 2>&1
+		if "$bin" report "$tmp/ct.dat" | grep -q 'function=modfn+0x10/0x20 \[mymod\]'; then
+			ctf_same "convert --ctf: timers, symbols (a space in a value)" "$tmp/ct.dat"
+		else
+			ctf_result "convert --ctf: timers, symbols" "symtest saved no symbols"
+		fi
+	fi
+	"$mk" "$tmp/ce.dat" "$tmp/ce.exp" ctf
+	"$bin" report "$tmp/ce.dat" >"$tmp/ce.rep" 2>&1
+	why=$(sort -s -k1,1n "$tmp/ce.exp" | diff - "$tmp/ce.rep")
+	ctf_result "convert --ctf: edge cases: report prints the expected lines" "$why"
+	ctf_same "convert --ctf: edge cases: keywords, signed hex, enums, '>=255', '?', no field" \
+		"$tmp/ce.dat"
+	# 60002 events, 1.8 MB on one stream: packets of 256 KiB.
+	"$mk" "$tmp/cm.dat" "$tmp/cm.exp" manykeys 30000 ended
+	ctf_same "convert --ctf: a stream in several packets" "$tmp/cm.dat"
+	packets=$(babeltrace2 -c sink.text.details "$tmp/ctf" 2>&1 | grep -c '^Packet beginning')
+	ctf_result "convert --ctf: 256 KiB packets: 8 of them" \
+		"$([ "$packets" = 8 ] || echo "$packets packets")"
+	for f in "$(dirname "$0")"/corpus/*.dat; do
+		ctf_same "convert --ctf: corpus/${f##*/}" "$f"
+	done
+	MKTRACE_HOST=hostA "$mk" "$tmp/ca.dat" "$tmp/ca.exp" clock 5000000000 1700000000123456789
+	MKTRACE_HOST=hostB "$mk" "$tmp/cz.dat" "$tmp/cz.exp" clock 6000000000 1700000001123456000
+	ctf_same "convert --ctf: two traces, merged on CLOCK_REALTIME, with HOST" --multi \
+		--offset "$tmp/cz.dat=-1000000250" "$tmp/ca.dat" "$tmp/cz.dat"
+	ctf_result "convert --ctf: two traces: DIR/HOST-N/, one CTF trace each" \
+		"$(cd "$tmp/ctf" && ls -d hostA-1/metadata hostB-2/metadata hostB-2/high_1 \
+			2>&1 >/dev/null)"
+	# B: 1700000001.123456 s at 6 s, --offset -1.00000025 s.
+	why=
+	m=$tmp/ctf/hostB-2/metadata
+	grep -q 'ktrace_realtime_offset_ns = "1699999994123455750";' "$m" ||
+		why="no realtime offset of B in env"
+	grep -A8 '^clock {' "$m" | tr -d '\n\t' |
+		grep -q 'realtime";.*offset_s = 1699999994;offset = 123455750;absolute = true;' ||
+		why="$why; B's clock: not realtime, its offset, absolute"
+	ctf_result "convert --ctf: two traces: their clocks on CLOCK_REALTIME, --offset included" \
+		"$why"
+	MKTRACE_HOST=a/b "$mk" "$tmp/cs.dat" "$tmp/cs.exp" clock 5000000000 1700000000123456789
+	rm -rf "$tmp/ctf"
+	why=$("$bin" convert --ctf "$tmp/ctf" "$tmp/ca.dat" "$tmp/cs.dat" 2>&1 &&
+		cd "$tmp/ctf" && ls -d hostA-1/metadata a_b-2/metadata 2>&1 >/dev/null)
+	ctf_result "convert --ctf: a host named a/b: DIR/a_b-2/" "$why"
+	"$mk" "$tmp/cn.dat" "$tmp/cn.exp" norealtime
+	ctf_same "convert --ctf: a trace without CLOCK_REALTIME" "$tmp/cn.dat"
+	why=$(grep -q 'ktrace_realtime_offset_ns = "none";' "$tmp/ctf/metadata" || echo no none)
+	ctf_result "convert --ctf: without CLOCK_REALTIME, an offset of none" "$why"
+
+	# The comparison sees a changed value, time or order.
+	why=
+	for e in 's/tail = 4000000000/tail = 4000000001/' 's/^\[8\.435974604\]/[8.435974605]/' \
+		 's/"two"/"one"/' '1d'; do
+		sed "$e" "$tmp/c.bt" >"$tmp/ctf.bad"
+		cmp -s "$tmp/c.bt" "$tmp/ctf.bad" && why="$why; '$e' changed nothing"
+		python3 "$ctf_cmp" "$tmp/ctf.bad" "$tmp/c.rep" >/dev/null 2>&1 &&
+			why="$why; '$e' not seen"
+	done
+	ctf_result "convert --ctf: the comparison fails on a changed line" "$why"
+
+	# The metadata: CTF 1.8, typed fields, the CLOCK_REALTIME reference.
+	rm -rf "$tmp/ctf"
+	"$bin" convert --ctf "$tmp/ctf" "$tmp/c.dat"
+	m=$tmp/ctf/metadata
+	why=
+	head -n 1 "$m" | grep -qx '/\* CTF 1.8 \*/' || why="no CTF 1.8 line"
+	grep -q 'integer { size = 16; align = 8; signed = false; base = 16; } _h;' "$m" ||
+		why="$why; foo:bits h is no 16-bit hexadecimal integer"
+	grep -q 'enum : integer { size = 16; align = 8; signed = false; } { "two" = 2 } _e;' \
+		"$m" || why="$why; foo:bits e is no enumeration"
+	grep -q 'integer { size = 64; align = 8; signed = false; } _sector;' "$m" ||
+		why="$why; bar:io sector is no 64-bit integer"
+	# s.dat's clock: CLOCK_REALTIME 1700000000.123456789 at CLOCK_MONOTONIC 5 s.
+	grep -q 'ktrace_realtime_offset_ns = "1699999995123456789";' "$m" ||
+		why="$why; no CLOCK_REALTIME offset in env"
+	ctf_result "convert --ctf: metadata: CTF 1.8, typed fields, the realtime offset" "$why"
+	# s.dat's CPU 1 high stream: 300 events overwritten; babeltrace2 warns.
+	babeltrace2 "$tmp/ctf" 2>&1 >/dev/null | grep -c 'discarded events' >"$tmp/ctf.lost"
+	why=$(babeltrace2 "$tmp/ctf" 2>&1 >/dev/null | grep -v 'within stream ".*/high_1"')
+	[ "$(cat "$tmp/ctf.lost")" = 1 ] || why="$why; $(cat "$tmp/ctf.lost") warnings of losses"
+	ctf_result "convert --ctf: the losses of stat as events_discarded (high CPU 1 only)" "$why"
+fi
+
+# Bad directories and options: one line, exit 1 (usage: 2).
+mkdir -p "$tmp/ctf-full"
+: >"$tmp/ctf-full/x"
+check "convert: a directory not empty is refused" 1 '' \
+	'^ktrace convert: --ctf .*ctf-full: not empty' -- convert --ctf "$tmp/ctf-full" "$tmp/c.dat"
+check "convert: no --ctf is a usage error" 2 '' '^ktrace convert: --ctf DIR is required' \
+	-- convert "$tmp/c.dat"
+check "convert: a directory that cannot be made" 1 '' \
+	'^ktrace convert: --ctf .*/nodir/sub: No such file or directory' \
+	-- convert --ctf "$tmp/nodir/sub" "$tmp/c.dat"
+check "convert: a file as DIR" 1 '' '^ktrace convert: --ctf .*/c.exp: Not a directory' \
+	-- convert --ctf "$tmp/c.exp" "$tmp/c.dat"
+check "convert: a bad trace file" 1 '' 'offset 0: not a ktrace trace file' \
+	-- convert --ctf "$tmp/ctf-bad" "$0"
+check "convert --help" 0 '^usage: ktrace convert --ctf DIR' '' -- convert --help
+mkdir -p "$tmp/ctf-ro"
+chmod 555 "$tmp/ctf-ro"
+if [ "$(id -u)" != 0 ]; then
+	check "convert: an unwritable DIR" 1 '' \
+		'^ktrace convert: --ctf .*ctf-ro: Permission denied$' \
+		-- convert --ctf "$tmp/ctf-ro" "$tmp/c.dat"
+elif command -v setpriv >/dev/null 2>&1 &&
+     setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --version >/dev/null 2>&1; then
+	# root writes anywhere: as nobody, then.
+	chmod 711 "$tmp"
+	chmod 644 "$tmp/c.dat"
+	why=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$bin" convert --ctf "$tmp/ctf-ro" "$tmp/c.dat" 2>&1)
+	st=$?
+	chmod 700 "$tmp"
+	lines=$(printf '%s\n' "$why" | wc -l)
+	[ "$st" = 1 ] && [ "$lines" = 1 ] && printf '%s\n' "$why" |
+		grep -Eqx 'ktrace convert: --ctf .*ctf-ro: Permission denied' && why=
+	ctf_result "convert: an unwritable DIR (as nobody)" "$why"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP convert: an unwritable DIR (root, and nobody cannot run $bin)"
+fi
+chmod 755 "$tmp/ctf-ro"
