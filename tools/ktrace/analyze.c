@@ -26,6 +26,7 @@
  * offsets: a trace whose metadata lacks one gets a message.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,7 +254,8 @@ struct io {
 	int64_t window;			/* ns */
 	bool relative, have_origin;
 	int64_t origin;
-	struct map reqs;		/* description record -> request */
+	struct map descs;		/* description record -> the task that queued it */
+	struct map reqs;		/* request in flight (inflight_key()) -> its state */
 	struct io_task *tasks;
 	unsigned int nr_tasks;
 	struct io_cell *cells;
@@ -261,6 +263,7 @@ struct io {
 	int64_t cur_win;
 	unsigned long long gen;		/* of the current window, from 1 */
 	unsigned long long unknown;	/* issues of requests without description */
+	unsigned long long at_bound;	/* requests whose nr_sector saturated */
 	bool reads, writes;
 };
 
@@ -363,14 +366,35 @@ static bool io_desc(const struct kt_trace *t, const struct kt_record *r, struct 
 	return false;
 }
 
+/*
+ * A request in flight, by what stays the same while it is: trace, dev,
+ * first sector and op.  Its key and description change when a bio is
+ * merged into it (a back merge grows nr_sector) and it is described
+ * again after a requeue, a merge or when the kernel's table of described
+ * keys lost it; as blktrace and lttng-analyses do, the request is the
+ * one at that sector until it completes.
+ */
+static uint64_t inflight_key(unsigned int tr, const struct kt_record *d)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL * (tr + 1);
+
+	h ^= field_num(d, "sector", 0) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= field_num(d, "dev", 0) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= field_num(d, "op", KTRACE_BLK_OP_OTHER) + 0x9e3779b97f4a7c15ULL + (h << 6) +
+	     (h >> 2);
+	return h;
+}
+
 static int io_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct io *io = arg;
 	const char *name;
 	struct kt_record d;
 	struct io_task *task;
-	struct slot *s;
-	uint64_t lat;
+	const struct kt_field *f;
+	uint64_t lat, sectors;
+	unsigned int bits;
+	struct slot *s, *q;
 	int64_t at;
 
 	if (!r->event || strcmp(r->event->group, "block"))
@@ -380,8 +404,8 @@ static int io_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	if (r->id == KTRACE_ID_EXPANDED && (!strcmp(name, "bio_queue") ||
 					    !strcmp(name, "bio_split") ||
 					    !strcmp(name, "rq_describe"))) {
-		/* A new description: the request it names starts here. */
-		s = map_find(&io->reqs, (uintptr_t)r->data, true);
+		/* A bio's description: the task that queued it (a request's: none). */
+		s = map_find(&io->descs, (uintptr_t)r->data, true);
 		if (!s)
 			return -1;
 		*s = (struct slot){ .key = s->key, .used = true, .pid = -1 };
@@ -396,8 +420,11 @@ static int io_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		io->unknown += !strcmp(name, "rq_issue");
 		return 0;
 	}
+	q = map_find(&io->descs, (uintptr_t)d.data, false);
 	if (!strcmp(name, "rq_complete") || !strcmp(name, "rq_status")) {
-		s = map_find(&io->reqs, (uintptr_t)d.data, false);
+		if (q)
+			map_del(&io->descs, q);
+		s = map_find(&io->reqs, inflight_key(t - io->b.set.traces, &d), false);
 		if (!s)
 			return 0;
 		if (s->issued && s->pid >= 0) {
@@ -412,11 +439,12 @@ static int io_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		map_del(&io->reqs, s);
 		return 0;
 	}
-	s = map_find(&io->reqs, (uintptr_t)d.data, true);
+	s = map_find(&io->reqs, inflight_key(t - io->b.set.traces, &d), true);
 	if (!s)
 		return -1;
+	/* The first task known: its bio's queuer, else the one inserting or issuing it. */
 	if (s->pid < 0)
-		s->pid = r->pid;
+		s->pid = q && q->pid >= 0 ? q->pid : r->pid;
 	if (!strcmp(name, "rq_insert"))
 		return 0;
 	s->ns = at;
@@ -427,8 +455,14 @@ static int io_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	task = io_task(io, t, s->pid);
 	if (!task)
 		return -1;
-	return io_count(io, task, at, field_num(&d, "nr_sector", 0) * 512,
-			field_num(&d, "op", KTRACE_BLK_OP_OTHER));
+	sectors = field_num(&d, "nr_sector", 0);
+	/* A size at the field's bound (KTRACE_FIELD_SATURATES) is a lower bound. */
+	f = field_of(d.event, "nr_sector");
+	bits = !f ? 0 : d.id == KTRACE_ID_EXPANDED ? f->size * 8 : f->size;
+	if (f && (f->flags & KTRACE_FIELD_SATURATES) && bits && bits < 64 &&
+	    sectors == (1ULL << bits) - 1)
+		io->at_bound++;
+	return io_count(io, task, at, sectors * 512, field_num(&d, "op", KTRACE_BLK_OP_OTHER));
 }
 
 static int cell_cmp(const void *a, const void *b)
@@ -536,6 +570,10 @@ static void io_print(struct io *io)
 		fprintf(out,
 			"# not counted: %llu issue(s) of requests without description in the trace\n",
 			io->unknown);
+	if (io->at_bound)
+		fprintf(out,
+			"# %llu request(s) at the bound of nr_sector: their bytes are lower bounds\n",
+			io->at_bound);
 	for (j = 0; j < k; j++) {
 		struct io_cell *c = &io->cells[j];
 		struct io_task *task = &io->tasks[c->task];
@@ -604,6 +642,7 @@ static int io_run(struct io *io, const char *what)
 static void io_free(struct io *io)
 {
 	free(io->reqs.s);
+	free(io->descs.s);
 	free(io->b.tasks.s);
 	free(io->tasks);
 	free(io->cells);
@@ -747,7 +786,7 @@ struct rc_task {
 	int pid;
 	bool open;			/* its last pass has not ended */
 	struct pass *passes;
-	unsigned int nr_passes;
+	unsigned int nr_passes, passes_size;
 };
 
 struct oom {
@@ -794,12 +833,18 @@ static struct rc_task *rc_task(struct reclaim *rc, const struct kt_trace *t, int
 
 static struct pass *pass_open(struct rc_task *task, int64_t at, bool direct)
 {
-	struct pass *p = realloc(task->passes, (task->nr_passes + 1) * sizeof(*p));
+	struct pass *p;
 
-	if (!p)
-		return NULL;
-	task->passes = p;
-	p += task->nr_passes++;
+	if (task->nr_passes == task->passes_size) {
+		if (task->passes_size > UINT_MAX / 2 - 8)
+			return NULL;
+		p = realloc(task->passes, (task->passes_size * 2 + 8) * sizeof(*p));
+		if (!p)
+			return NULL;
+		task->passes = p;
+		task->passes_size = task->passes_size * 2 + 8;
+	}
+	p = &task->passes[task->nr_passes++];
 	*p = (struct pass){ .start = at, .end = at, .direct = direct, .priority = NO_PRIORITY,
 			    .last_priority = NO_PRIORITY };
 	task->open = true;
@@ -924,7 +969,13 @@ static int rc_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		return -1;
 	p = task->open ? &task->passes[task->nr_passes - 1] : NULL;
 	if (!strcmp(name, "direct_reclaim_begin")) {
-		/* A pass left open (its end lost) ends where the next begins. */
+		/*
+		 * A pass left open (a direct one whose end was lost) ends where
+		 * the next begins; a background pass of the task (memory cgroup
+		 * reclaim) was over before it entered direct reclaim.
+		 */
+		if (p && !p->direct)
+			p->ended = true;
 		return pass_open(task, at, true) ? 0 : -1;
 	}
 	if (!strcmp(name, "shrink_inactive")) {
@@ -948,7 +999,13 @@ static int rc_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		return 0;
 	}
 	rc->sleeps += !strcmp(name, "kswapd_sleep");
-	/* The end of a direct pass, or kswapd's sleep after its pass. */
+	/*
+	 * The end of a direct pass, or kswapd's sleep after its pass; a
+	 * direct_reclaim_end ends an open pass whose begin was lost (before
+	 * the trace) too, which it shows to be direct.
+	 */
+	if (p && !strcmp(name, "direct_reclaim_end"))
+		p->direct = true;
 	if (p && p->direct == !strcmp(name, "direct_reclaim_end")) {
 		p->end = at;
 		p->ended = true;

@@ -1499,6 +1499,42 @@ static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 		else
 			sb_compact(c2, evs[i].id, evs[i].clock, evs[i].key);
 	}
+	/*
+	 * $MKTRACE_IO=requeue: a 128 KiB write of the flooder, issued by a
+	 * kworker, requeued, described again (the kernel's table of described
+	 * keys lost it), inserted and issued again: one request of the
+	 * flooder's.  =merge: a bio of my_writer inserted, a second one
+	 * back-merged into its request, which a kworker issues described
+	 * anew (16 sectors): one request of my_writer's.
+	 */
+	if (getenv("MKTRACE_IO") && !strcmp(getenv("MKTRACE_IO"), "requeue")) {
+		d = (struct ktrace_blk_desc){ 8000000, 8 << 20, 256, KTRACE_BLK_OP_WRITE, 0 };
+		sb_expanded(c1, BLK_MAJOR, 3, AN_NS(280, 0), &d, sizeof(d));
+		sb_compact(c1, AN_INSERT, AN_NS(280, 1), ktrace_blk_key(&d));
+		sb_compact(c2, AN_ISSUE, AN_NS(281, 0), ktrace_blk_key(&d));
+		sb_expanded(c2, BLK_MAJOR, 3, AN_NS(282, 0), &d, sizeof(d));
+		sb_compact(c2, AN_INSERT, AN_NS(282, 1), ktrace_blk_key(&d));
+		sb_compact(c2, AN_ISSUE, AN_NS(283, 0), ktrace_blk_key(&d));
+		sb_compact(c2, AN_COMPLETE, AN_NS(284, 0), ktrace_blk_key(&d));
+	}
+	/* =sat: a 64 MiB write, its nr_sector at the field's bound (65535). */
+	if (getenv("MKTRACE_IO") && !strcmp(getenv("MKTRACE_IO"), "sat")) {
+		d = (struct ktrace_blk_desc){ 9000000, 8 << 20, 65535, KTRACE_BLK_OP_WRITE, 0 };
+		sb_expanded(c2, BLK_MAJOR, 3, AN_NS(270, 0), &d, sizeof(d));
+		sb_compact(c2, AN_ISSUE, AN_NS(270, 0), ktrace_blk_key(&d));
+		sb_compact(c2, AN_COMPLETE, AN_NS(271, 0), ktrace_blk_key(&d));
+	}
+	if (getenv("MKTRACE_IO") && !strcmp(getenv("MKTRACE_IO"), "merge")) {
+		d = (struct ktrace_blk_desc){ 9500000, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
+		sb_expanded(c0, BLK_MAJOR, 1, AN_NS(295, 0), &d, sizeof(d));
+		sb_compact(c0, AN_INSERT, AN_NS(295, 1), ktrace_blk_key(&d));
+		d.sector += 8;
+		sb_expanded(c0, BLK_MAJOR, 1, AN_NS(295, 2), &d, sizeof(d));
+		d = (struct ktrace_blk_desc){ 9500000, 8 << 20, 16, KTRACE_BLK_OP_WRITE, 0 };
+		sb_expanded(c2, BLK_MAJOR, 3, AN_NS(296, 0), &d, sizeof(d));
+		sb_compact(c2, AN_ISSUE, AN_NS(296, 0), ktrace_blk_key(&d));
+		sb_compact(c2, AN_COMPLETE, AN_NS(297, 0), ktrace_blk_key(&d));
+	}
 	free(evs);
 }
 
@@ -1548,6 +1584,18 @@ static void an_reclaim(struct sb *c0, struct sb *c1, struct sb *c2, struct sb *c
 	an_shrink(c3, AN_NS(31, 0), 0, 11, k3);
 	an_shrink(c3, AN_NS(40, 0), 1, 12, k3);
 	an_shrink(c3, AN_NS(41, 0), 0, 10, k3);
+	/*
+	 * $MKTRACE_RECLAIM=bgdirect: cgtask then enters direct reclaim,
+	 * which ends its background pass; =nobegin: the trace began inside
+	 * cgtask's direct reclaim, whose end alone shows it direct.
+	 */
+	if (getenv("MKTRACE_RECLAIM") && !strcmp(getenv("MKTRACE_RECLAIM"), "bgdirect")) {
+		sb_compact(c3, AN_BEGIN, AN_NS(60, 0), 0xcc0 << 4);
+		an_shrink(c3, AN_NS(61, 0), 1, 12, k3);
+		sb_compact(c3, AN_END, AN_NS(62, 0), 10);
+	}
+	if (getenv("MKTRACE_RECLAIM") && !strcmp(getenv("MKTRACE_RECLAIM"), "nobegin"))
+		sb_compact(c3, AN_END, AN_NS(45, 0), 10);
 }
 
 static int analyze_trace(bool io)

@@ -82,6 +82,18 @@ check "stat: where the gap is" 0 'gap: high CPU 1: subbuffers 2 to 3 missing \(o
 check "stat: events per type" 0 '^  unknown 2$' '' -- stat "$tmp/s.dat"
 # filtered NAME AWK -- ARGS: report ARGS prints exactly the expected lines
 # AWK selects, in time order.
+# result NAME STATUS [DIFF-FILE]: one KTAP line for a test done in a t-*.sh.
+result() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		[ -n "$3" ] && [ -f "$3" ] && sed 's/^/# /' "$3"
+		fails=$((fails + 1))
+	fi
+}
+
 filtered() {
 	name=$1 sel=$2
 	shift 3

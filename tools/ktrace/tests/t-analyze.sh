@@ -100,6 +100,25 @@ MKTRACE_NOTRIGGER=1 "$mk" "$tmp/ion.dat" "$tmp/ion.exp" io
 check "io -r without a trigger record: exit 1" 1 '' \
 	'ion\.dat: no trigger record \(ktrace:trigger\)$' -- io -r "$tmp/ion.dat"
 check "io: a missing file named" 1 '' 'nosuch\.dat: No such file' -- io "$tmp/nosuch.dat"
+# A request is the one at its dev, sector and op until it completes: a
+# requeued request described again is counted once, to the task that
+# queued it; a request that a bio was merged into (described anew at its
+# issue by a kworker) is the inserting task's.
+MKTRACE_IO=requeue "$mk" "$tmp/iorq.dat" "$tmp/iorq.exp" io
+check "io: a requeued request described again counts once, to its queuer" 0 \
+	'^total pid=200 comm=flooder requests=101 bytes=13238272 ' '' -- io "$tmp/iorq.dat"
+"$bin" io "$tmp/iorq.dat" >"$tmp/iorq.out"
+[ "$(grep -c '^total' "$tmp/iorq.out")" = 3 ] &&
+	grep -q '^# io: 132 requests, 13393920 bytes, 3 processes' "$tmp/iorq.out" &&
+	grep -q '^total pid=300 comm=kworker/2:1 requests=1 bytes=32768 ' "$tmp/iorq.out"
+result "io: the requeue adds no request and nothing to the kworker" $? "$tmp/iorq.out"
+MKTRACE_IO=sat "$mk" "$tmp/iosat.dat" "$tmp/iosat.exp" io
+check "io: a request at nr_sector's bound: its bytes said to be a lower bound" 0 \
+	'^# 1 request\(s\) at the bound of nr_sector: their bytes are lower bounds$' '' \
+	-- io "$tmp/iosat.dat"
+MKTRACE_IO=merge "$mk" "$tmp/iomg.dat" "$tmp/iomg.exp" io
+check "io: a request merged and described anew at its issue stays the inserter's" 0 \
+	'^total pid=100 comm=my_writer requests=31 bytes=131072 ' '' -- io "$tmp/iomg.dat"
 
 # Two machines: CLOCK_REALTIME times, host= in every line.
 MKTRACE_HOST=hostA "$mk" "$tmp/ioa.dat" "$tmp/ioa.exp" io
@@ -231,3 +250,13 @@ else
 	echo "not ok $n io and reclaim: $bad cut traces crashed"
 	fails=$((fails + 1))
 fi
+# A background pass ends when its task enters direct reclaim; an end whose
+# begin was before the trace closes the open pass, which it shows direct.
+MKTRACE_RECLAIM=bgdirect "$mk" "$tmp/rbg.dat" "$tmp/rbg.exp" reclaim
+check "reclaim: direct reclaim begins after a background pass, which ended" 0 \
+	'^  pass at 5\.040000000 priority=10 .* lists=2 duration=1000\.000us background$' '' \
+	-- reclaim -p 4000 "$tmp/rbg.dat"
+MKTRACE_RECLAIM=nobegin "$mk" "$tmp/rnb.dat" "$tmp/rnb.exp" reclaim
+check "reclaim: an end without its begin closes the open pass as direct" 0 \
+	'^  pass at 5\.040000000 priority=10 .* lists=2 duration=5000\.000us$' '' \
+	-- reclaim -p 4000 "$tmp/rnb.dat"

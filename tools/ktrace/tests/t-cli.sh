@@ -4,18 +4,6 @@
 # the completion.  Sourced by run.sh: uses check, filtered, $bin, $mk,
 # $tmp (with s.dat and s.exp), and counts in n and fails.
 
-# result NAME STATUS [DIFF-FILE]: one KTAP line for a test done here.
-result() {
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		[ -n "$3" ] && [ -f "$3" ] && sed 's/^/# /' "$3"
-		fails=$((fails + 1))
-	fi
-}
-
 # The clock record of s.dat: CLOCK_REALTIME 1700000000.123456789 at
 # CLOCK_MONOTONIC 5 s, so realtime = monotonic + 1699999995.123456789.
 to_real='{ split($1, a, "."); s = a[1] + 1699999995; ns = a[2] + 123456789

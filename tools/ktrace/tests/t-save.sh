@@ -112,7 +112,10 @@ ok "extract --stop: enable 0 written, the trace saved" \
 # Frozen: extract waits for the trigger's stop work (state stopped).
 printf 'state frozen\n' >"$fd/stats"
 echo 0 >"$fd/enable"
-(sleep 0.4; printf 'state stopped\nafter the stop work\n' >"$fd/stats") &
+# (renamed into place: a reader never sees the file truncated or half written,
+# which the kernel's stats file never is either)
+(sleep 0.4; printf 'state stopped\nafter the stop work\n' >"$fd/stats.new" &&
+	mv "$fd/stats.new" "$fd/stats") &
 KTRACE_DIR=$fd check "extract waits while the trace is frozen" 0 '' 'bytes of trace in' \
 	-- extract -o "$tmp/sv-z.dat"
 wait
