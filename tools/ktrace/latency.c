@@ -455,6 +455,22 @@ static void comm_word(const struct kt_trace *t, int pid, char *comm, size_t size
 	word(comm);
 }
 
+/* Append @v to the array *@a of *@n, room for *@size, grown by doubling; false: no memory. */
+static bool push_i64(int64_t **a, size_t *n, size_t *size, size_t first, int64_t v)
+{
+	if (*n == *size) {
+		size_t sz = *size ? *size * 2 : first;
+		int64_t *p = sz > SIZE_MAX / sizeof(*p) ? NULL : realloc(*a, sz * sizeof(*p));
+
+		if (!p)
+			return false;
+		*a = p;
+		*size = sz;
+	}
+	(*a)[(*n)++] = v;
+	return true;
+}
+
 /* A pair ended: count it, and keep its context if it is among the longest. */
 static void lat_pair(struct lat *l, struct kt_trace *t, struct lat_ctx *c)
 {
@@ -462,18 +478,10 @@ static void lat_pair(struct lat *l, struct kt_trace *t, struct lat_ctx *c)
 		return;
 	if (c->value < l->min)
 		return;
-	if (l->nr_values == l->values_size) {
-		size_t n = l->values_size ? l->values_size * 2 : 4096;
-		int64_t *v = realloc(l->values, n * sizeof(*v));
-
-		if (!v) {
-			l->nomem = true;
-			return;
-		}
-		l->values = v;
-		l->values_size = n;
+	if (!push_i64(&l->values, &l->nr_values, &l->values_size, 4096, c->value)) {
+		l->nomem = true;
+		return;
 	}
-	l->values[l->nr_values++] = c->value;
 	c->real = kt_real_ns(t, c->start);
 	if (!l->top || (l->nr_heap == l->top && !ctx_less(&l->heap[0], c)))
 		return;
@@ -748,18 +756,10 @@ static void timer_expire(struct lat *l, struct kt_trace *t, unsigned int tr,
 			l->series[l->nr_series++] = (struct series){ 0 };
 		}
 		se = &l->series[s->series];
-		if (se->n == se->size) {
-			size_t n = se->size ? se->size * 2 : 16;
-			int64_t *p = realloc(se->iv, n * sizeof(*p));
-
-			if (!p) {
-				l->nomem = true;
-				return;
-			}
-			se->iv = p;
-			se->size = n;
+		if (!push_i64(&se->iv, &se->n, &se->size, 16, iv)) {
+			l->nomem = true;
+			return;
 		}
-		se->iv[se->n++] = iv;
 		s->c.start = r->ns;
 		return;
 	}

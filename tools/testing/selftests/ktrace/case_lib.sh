@@ -20,29 +20,6 @@ us() {
 	printf '%s\n' "$1" | sed -n 's/^>\{0,1\}=\{0,1\}\([0-9]*\)\.[0-9]\{3\}us$/\1/p'
 }
 
-# in_range NAME VALUE MIN MAX: a test passing if MIN <= VALUE <= MAX
-# (integers); the value is printed either way.
-in_range() {
-	if [ -n "$2" ] && [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then
-		ktap_print_msg "$1: $2"
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "got '$2', want $3 to $4"
-		ktap_test_fail "$1"
-	fi
-}
-
-# has NAME FILE ERE: a test passing if a line of FILE matches ERE.
-has() {
-	if grep -qE -e "$3" "$2"; then
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "no line of $(basename "$2") matches: $3"
-		tail -n 5 "$2" | while read -r l; do ktap_print_msg "  $l"; done
-		ktap_test_fail "$1"
-	fi
-}
-
 # show FILE: FILE in the test's output, as KTAP comments, as it is
 # (ktap_print_msg would expand globs and squeeze blanks).
 show() {

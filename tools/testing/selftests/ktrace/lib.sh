@@ -17,6 +17,29 @@ check() {
 	fi
 }
 
+# has NAME FILE ERE: a test passing if a line of FILE matches ERE.
+has() {
+	if grep -qE -e "$3" "$2"; then
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "no line of $(basename "$2") matches: $3"
+		tail -n 5 "$2" | while read -r l; do ktap_print_msg "  $l"; done
+		ktap_test_fail "$1"
+	fi
+}
+
+# in_range NAME VALUE MIN MAX: a test passing if MIN <= VALUE <= MAX
+# (integers); the value is printed either way.
+in_range() {
+	if [ -n "$2" ] && [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then
+		ktap_print_msg "$1: $2"
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "got '$2', want $3 to $4"
+		ktap_test_fail "$1"
+	fi
+}
+
 # wr [-n SIZE] FILE [DATA]: one write(2); prints "ok N" or the errno name.
 wr() {
 	"$DIR"/ktrace_write "$@" 2>&1

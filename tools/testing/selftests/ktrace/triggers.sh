@@ -51,28 +51,6 @@ pipe() {
 	done
 }
 
-# has NAME FILE ERE: a test passing if a line of FILE matches ERE.
-has() {
-	if grep -qE -e "$3" "$2"; then
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "no line of $(basename "$2") matches: $3"
-		tail -n 5 "$2" | while read -r l; do ktap_print_msg "  $l"; done
-		ktap_test_fail "$1"
-	fi
-}
-
-# in_range NAME VALUE MIN MAX: a test passing if MIN <= VALUE <= MAX.
-in_range() {
-	if [ -n "$2" ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; then
-		ktap_print_msg "$1: $2"
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "got '$2', want $3 to $4"
-		ktap_test_fail "$1"
-	fi
-}
-
 # after_trigger ERE: lines matching ERE after the first ktrace:trigger line.
 after_trigger() {
 	awk -v re="$1" '/ ktrace:trigger / { t = 1; next } t && $0 ~ re { n++ }
