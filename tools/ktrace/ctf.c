@@ -98,6 +98,7 @@ struct conv {
 	struct ctf_trace *tr;
 	unsigned int nr;
 	bool multi;
+	bool warned_back;		/* a stream's time went back (said once) */
 	kt_ctf_open_fn open;
 	void *arg;
 	struct item *items;
@@ -150,6 +151,9 @@ static struct item *new_item(struct conv *c, const char *name)
 		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9')))
 			*p = '_';
+	/* Written as "_NAME": three of those are C99 keywords that TSDL keeps. */
+	if (!strcmp(base, "Bool") || !strcmp(base, "Complex") || !strcmp(base, "Imaginary"))
+		strcat(base, "_");
 	snprintf(it->name, sizeof(it->name), "%s", base);
 	for (i = 0; i < c->nr_items; i++) {
 		if (!strcmp(c->items[i].name, it->name)) {
@@ -470,13 +474,13 @@ static int end_packet(const struct ctf_trace *tr, const struct ctf_stream *st)
 }
 
 /* A new packet from event @r on: its header, rewritten by end_packet(). */
-static int begin_packet(const struct ctf_trace *tr, struct ctf_stream *st,
-			const struct kt_record *r)
+/* A new packet of @st, from @ns (its first event's time, as written). */
+static int begin_packet(const struct ctf_trace *tr, struct ctf_stream *st, uint64_t ns)
 {
 	unsigned char h[CTF_PACKET_HEADER];
 
-	st->first = r->ns;
-	st->last = r->ns;
+	st->first = ns;
+	st->last = ns;
 	st->bytes = CTF_PACKET_HEADER;
 	packet_header(tr, st, h);
 	return fwrite(h, 1, sizeof(h), st->f) != sizeof(h) ? -1 : 0;
@@ -529,7 +533,7 @@ static struct ctf_stream *stream_of(struct conv *c, struct ctf_trace *tr,
 		return NULL;
 	tr->nr_streams++;
 	tr->idx[r->channel][r->cpu] = st;
-	return begin_packet(tr, st, r) ? NULL : st;
+	return begin_packet(tr, st, r->ns) ? NULL : st;
 }
 
 static int write_event(struct conv *c, struct kt_trace *t, const struct kt_record *r,
@@ -541,7 +545,34 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	unsigned int i, id;
 	unsigned char num[8];
 	const char *comm;
+	uint64_t ns;
 	size_t n;
+
+	/*
+	 * A stream's times never go back in CTF (nor in a kernel trace: the
+	 * decoder takes a clock that goes back inside a subbuffer for a
+	 * rollover); a damaged file's subbuffer that starts earlier than the
+	 * one before it is written at the stream's last time, said once.
+	 */
+	ns = r->ns;
+	st = stream_of(c, tr, r);
+	if (!st)
+		return -1;
+	if (st->bytes && ns < st->last) {
+		if (!c->warned_back)
+			fprintf(stderr,
+				"ktrace %s: %s: warning: CPU %u %s: time goes back at %llu ns; written at %llu ns in CTF\n",
+				c->cmd, t->path, r->cpu, kt_channel_name(r->channel),
+				(unsigned long long)ns, (unsigned long long)st->last);
+		c->warned_back = true;
+		ns = st->last;
+	}
+	/* Several traces: the clock's offset plus the time must be an int64 of ns. */
+	if (c->multi && (__int128)kt_real_ns(t, 0) + ns > INT64_MAX) {
+		fprintf(stderr, "ktrace %s: %s: the CLOCK_REALTIME of %llu ns is beyond 2^63 ns\n",
+			c->cmd, t->path, (unsigned long long)ns);
+		return -1;
+	}
 
 	c->nr_items = 0;
 	c->text.len = 0;
@@ -557,20 +588,17 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 		snprintf(name, sizeof(name), "unknown:%s", kt_channel_name(r->channel));
 	if (class_of(c, tr, r->channel, name, &id))
 		return -1;
-	st = stream_of(c, tr, r);
-	if (!st)
-		return -1;
 	if (st->bytes >= CTF_PACKET_MAX) {
 		if (end_packet(tr, st))
 			return -1;
 		st->start += st->bytes;
-		if (begin_packet(tr, st, r))
+		if (begin_packet(tr, st, ns))
 			return -1;
 	}
 	/* Header, context (procname, tid), fields. */
 	put_le(num, id, 4);
 	fwrite(num, 1, 4, st->f);
-	put_le(num, r->ns, 8);
+	put_le(num, ns, 8);
 	fwrite(num, 1, 8, st->f);
 	n = 12;
 	/* The task as report names it: no spaces. */
@@ -597,7 +625,7 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 		}
 	}
 	st->bytes += n;
-	st->last = r->ns;
+	st->last = ns;
 	return ferror(st->f) ? -1 : 0;
 }
 
@@ -627,16 +655,28 @@ static void put_uuid(FILE *f, const unsigned char *u)
 static int write_metadata(struct conv *c, struct ctf_trace *tr)
 {
 	const struct kt_trace *t = tr->t;
-	int64_t off = kt_real_ns(t, 0), sec = off / 1000000000, ns = off % 1000000000;
+	int64_t off = kt_real_ns(t, 0), sec, ns;
 	bool used[KTRACE_NR_CHANNELS] = { false };
 	struct kt_buf q = { .grow = true };
 	unsigned int i, ch;
 	FILE *f;
 	int ret;
 
+	/*
+	 * The clock's offset: CLOCK_REALTIME - CLOCK_MONOTONIC with several
+	 * traces; with one, its --offset only (report's monotonic times).
+	 */
+	sec = (c->multi ? off : t->offset_ns) / 1000000000;
+	ns = (c->multi ? off : t->offset_ns) % 1000000000;
 	if (ns < 0) {
 		sec--;
 		ns += 1000000000;
+	}
+	if (c->multi && (off == INT64_MAX || off == INT64_MIN)) {
+		fprintf(stderr,
+			"ktrace %s: %s: its CLOCK_REALTIME reference is out of range for a merge\n",
+			c->cmd, t->path);
+		return -1;
 	}
 	f = open_file(c, tr, "metadata");
 	if (!f)
@@ -671,8 +711,7 @@ static int write_metadata(struct conv *c, struct ctf_trace *tr)
 		"\tprecision = 1;\n\toffset_s = %lld;\n\toffset = %lld;\n\tabsolute = %s;\n"
 		"};\n\n",
 		c->multi ? "CLOCK_MONOTONIC, offset to CLOCK_REALTIME" : "CLOCK_MONOTONIC",
-		c->multi ? (long long)sec : 0LL, c->multi ? (long long)ns : 0LL,
-		c->multi ? "true" : "false");
+		(long long)sec, (long long)ns, c->multi ? "true" : "false");
 	fprintf(f, "typealias integer { size = 64; align = 8; signed = false; "
 		"map = clock.%s.value; } := ktrace_clock_t;\n\n",
 		c->multi ? "realtime" : "monotonic");

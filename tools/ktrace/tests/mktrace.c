@@ -1775,6 +1775,60 @@ static int ctf_trace(void)
 	return 0;
 }
 
+/*
+ * mktrace TRACE EXPECTED hostile (t-ctf.sh): names a converter must
+ * escape (quotes, backslashes, '-', empty, "Bool" which is a TSDL keyword
+ * once prefixed) and a signed enum; $MKTRACE_PID the running task;
+ * $MKTRACE_BACK=CLOCK a second subbuffer starting back at CLOCK, as only
+ * a damaged file has one.
+ */
+static int hostile_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace t = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1, .nr_records = 9,
+	};
+	struct ktrace_meta_clock c = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	const char *back = getenv("MKTRACE_BACK"), *pid = getenv("MKTRACE_PID");
+	struct ktrace_meta_enum neg1 = { 0xffffffff, 0xffffffff, "minus1" }, big1 = { 5, 0, "" };
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+
+	low.buf = malloc(SB_LOW);
+	high.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 1, 1000);
+	meta(KTRACE_META_TRACE, &t, sizeof(t));
+	meta(KTRACE_META_CLOCK, &c, sizeof(c));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 5, 0, 0, 5, 0, "g\\\"x", "n\\a\"m");
+	meta_field("a-b", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("a_b", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("Bool", 8, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("a-b", 12, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("se", 24, 8, KTRACE_DISPLAY_ENUM, KTRACE_FIELD_SIGNED, 2);
+	meta(KTRACE_META_ENUM, &neg1, sizeof(neg1));
+	meta(KTRACE_META_ENUM, &big1, sizeof(big1));
+	sb_end(&low, 0);
+	sb_flush(&low);
+	sb_begin(&high, 0, pid ? atoi(pid) : 0, 1000);
+	sb_compact(&high, 5, 2000, 0xff030201);
+	sb_compact(&high, 5, 1500, 0x7f030201);
+	sb_compact(&high, 5, 2500, 0x80030201);
+	sb_end(&high, 0);
+	sb_flush(&high);
+	if (back) {
+		sb_begin(&high, 1, 0, strtoull(back, NULL, 0));
+		sb_compact(&high, 5, strtoull(back, NULL, 0) + 10, 0x01030201);
+		sb_end(&high, 0);
+		sb_flush(&high);
+	}
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
@@ -1846,6 +1900,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return ctf_trace();
+	} else if (argc == 4 && !strcmp(argv[3], "hostile")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		return hostile_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "badmeta")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");

@@ -131,6 +131,36 @@ else
 	why=$(babeltrace2 "$tmp/ctf" 2>&1 >/dev/null | grep -v 'within stream ".*/high_1"')
 	[ "$(cat "$tmp/ctf.lost")" = 1 ] || why="$why; $(cat "$tmp/ctf.lost") warnings of losses"
 	ctf_result "convert --ctf: the losses of stat as events_discarded (high CPU 1 only)" "$why"
+	# A field named Bool: "_Bool" once prefixed, a keyword TSDL keeps.
+	"$mk" "$tmp/ch.dat" "$tmp/ch.exp" hostile
+	rm -rf "$tmp/ctf"
+	why=$("$bin" convert --ctf "$tmp/ctf" "$tmp/ch.dat" 2>&1) && [ -z "$why" ] &&
+		why=$(babeltrace2 "$tmp/ctf" 2>&1 >"$tmp/ch.bt") &&
+		why="babeltrace2: $(grep -c 'Bool_ = 2' "$tmp/ch.bt") of 3 events with Bool_ = 2" &&
+		[ "$(grep -c 'Bool_ = 2' "$tmp/ch.bt")" = 3 ] && why=
+	ctf_result "convert --ctf: a field named Bool, a TSDL keyword once prefixed, reads" "$why"
+	# A damaged file whose subbuffer starts back in time: written at the
+	# stream's last time (CTF readers refuse a stream going back), said.
+	MKTRACE_BACK=500 "$mk" "$tmp/cbk.dat" "$tmp/cbk.exp" hostile
+	rm -rf "$tmp/ctf"
+	"$bin" convert --ctf "$tmp/ctf" "$tmp/cbk.dat" 2>"$tmp/cbk.err"
+	st=$?
+	babeltrace2 "$tmp/ctf" >"$tmp/cbk.bt" 2>&1
+	[ "$st" = 0 ] && [ "$?" = 0 ] && [ "$(wc -l <"$tmp/cbk.bt")" = 4 ] &&
+		grep -q 'warning: CPU 0 high: time goes back at' "$tmp/cbk.err"
+	result "convert --ctf: a stream's time going back is clamped, said, and reads" $? \
+		"$tmp/cbk.bt"
+	# Several traces: a CLOCK_REALTIME beyond what CTF's clock holds.
+	MKTRACE_HOST=hA "$mk" "$tmp/csa.dat" "$tmp/csa.exp" clock 5000000000 \
+		18446744073709551615
+	MKTRACE_HOST=hB "$mk" "$tmp/csb.dat" "$tmp/csb.exp" clock 5000000000 \
+		1700000000123456789
+	rm -rf "$tmp/ctf"
+	check "convert --ctf: a merge past 2^63 ns of CLOCK_REALTIME is refused" 1 '' \
+		'csa\.dat: the CLOCK_REALTIME of [0-9]+ ns is beyond 2\^63 ns' \
+		-- convert --ctf "$tmp/ctf" "$tmp/csa.dat" "$tmp/csb.dat"
+	ctf_same "convert --ctf --offset F=1s, one file: report --offset's times" \
+		--offset "$tmp/c.dat=1000000000" "$tmp/c.dat"
 fi
 
 # Bad directories and options: one line, exit 1 (usage: 2).
