@@ -29,17 +29,6 @@
 #include "ktrace_internal.h"
 
 /*
- * Serializes changes of the tracing state (start, stop, mode, sizes) and
- * the allocation of the channels.
- */
-struct mutex ktrace_mutex = __MUTEX_INITIALIZER(ktrace_mutex);
-EXPORT_SYMBOL_IF_KUNIT(ktrace_mutex);
-/*
- * The writers' gate: written under ktrace_mutex, and cleared without it by
- * ktrace_freeze(); writers read it locklessly with READ_ONCE().
- */
-bool ktrace_tracing;
-/*
  * Written under ktrace_mutex, read locklessly by the statedump and
  * ktrace_is_running(): started and not stopped yet.  A trace frozen by a
  * trigger is still running, its gate closed, until it is stopped
@@ -239,7 +228,7 @@ int ktrace_set_enabled(bool on)
 	if (on == ktrace_running)
 		goto out;
 	if (on) {
-		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K, ktrace_mode);
+		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K);
 		if (!ret) {
 			ktrace_clock_check();
 			/* Every start begins with a timestamp record. */
@@ -375,7 +364,7 @@ int ktrace_set_mode(enum ktrace_trace_mode mode)
 		ret = -EBUSY;
 	} else if (mode != ktrace_mode) {
 		ktrace_mode = mode;
-		ktrace_channels_free();
+		ktrace_channels_set_mode(mode);
 	}
 	mutex_unlock(&ktrace_mutex);
 	return ret;

@@ -30,6 +30,7 @@ enum ktrace_trace_mode {
 #define KTRACE_BUFFER_KB_MAX	(1024 * 1024)
 #define KTRACE_BUFFER_KB_DEFAULT 1024
 
+/* channel.c: the lock of the tracing state, and the writers' gate. */
 extern struct mutex ktrace_mutex;
 extern bool ktrace_tracing;
 
@@ -111,7 +112,8 @@ void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);
 struct ktrace_buf_stats;
 struct rchan_buf;
 int ktrace_channels_init(void);
-int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode);
+int ktrace_channels_alloc(size_t high_size);
+void ktrace_channels_set_mode(enum ktrace_trace_mode mode);
 void ktrace_channels_free(void);
 void ktrace_channels_flush(void);
 bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
