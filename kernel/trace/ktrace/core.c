@@ -165,6 +165,34 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_get_state);
  */
 static BLOCKING_NOTIFIER_HEAD(ktrace_start_chain);
 
+/*
+ * Called at every start with ktrace_mutex held, before the writers' gate
+ * opens: the triggers, so that none of the new trace fired yet.  Changed
+ * and called under ktrace_mutex.
+ */
+static RAW_NOTIFIER_HEAD(ktrace_starting_chain);
+
+/**
+ * ktrace_register_starting_notifier() - be called at every start
+ * @nb: the callback, called with ktrace_mutex held while a trace starts,
+ *	before the writers' gate opens; its action argument is the
+ *	generation of that trace
+ *
+ * For the layers above the core (the triggers), which the core does not
+ * call by name.
+ *
+ * Return: 0.
+ */
+int ktrace_register_starting_notifier(struct notifier_block *nb)
+{
+	int ret;
+
+	mutex_lock(&ktrace_mutex);
+	ret = raw_notifier_chain_register(&ktrace_starting_chain, nb);
+	mutex_unlock(&ktrace_mutex);
+	return ret;
+}
+
 /**
  * ktrace_register_start_notifier() - be called after every start
  * @nb: the callback, called in process context once tracing has started,
@@ -239,7 +267,7 @@ int ktrace_set_enabled(bool on)
 			WRITE_ONCE(ktrace_running, true);
 			ktrace_comms_reset();
 			/* Before the gate opens: nothing of this trace fired yet. */
-			ktrace_triggers_start();
+			raw_notifier_call_chain(&ktrace_starting_chain, gen, NULL);
 			ktrace_start_writers();
 			started = true;
 		}

@@ -52,6 +52,7 @@ unsigned long ktrace_get_buffer_size_kb(void);
 int ktrace_mark(const char *text, size_t len);
 struct notifier_block;
 int ktrace_register_start_notifier(struct notifier_block *nb);
+int ktrace_register_starting_notifier(struct notifier_block *nb);
 unsigned long ktrace_generation_read(void);
 bool ktrace_start_current(unsigned long gen);
 bool ktrace_is_running(void);

@@ -845,8 +845,9 @@ out:
 /**
  * ktrace_triggers_start() - a new trace is starting
  *
- * Called by ktrace_set_enabled() with ktrace_mutex held, before the
- * writers' gate opens, so that no trigger of the new trace fired yet.
+ * Called at a start, through the core's starting notifier, with
+ * ktrace_mutex held, before the writers' gate opens, so that no trigger
+ * of the new trace fired yet.
  * Cancels the stop work an earlier trace's trigger queued (it would find
  * that trace stopped already, but a delay= keeps it pending for up to
  * ten minutes), and starts the scan timers of the armed latency triggers,
@@ -1034,6 +1035,18 @@ ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock)
 	return copied ? copied : ret;
 }
 
+/* At every start, under ktrace_mutex, before the writers' gate opens. */
+static int ktrace_triggers_starting(struct notifier_block *nb,
+				    unsigned long gen, void *data)
+{
+	ktrace_triggers_start();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ktrace_triggers_start_nb = {
+	.notifier_call = ktrace_triggers_starting,
+};
+
 static int __init ktrace_triggers_init(void)
 {
 	int ret;
@@ -1046,6 +1059,7 @@ static int __init ktrace_triggers_init(void)
 	if (ret)
 		pr_warn("no oops trigger: %d\n", ret);
 	atomic_notifier_chain_register(&panic_notifier_list, &ktrace_panic_nb);
+	ktrace_register_starting_notifier(&ktrace_triggers_start_nb);
 	return 0;
 }
 core_initcall(ktrace_triggers_init);
