@@ -3,6 +3,11 @@
  * ktrace private interface, shared by the core (kernel/trace/ktrace/), the
  * debugfs control layer (fs/debugfs-ktrace/) and the KUnit tests.  Nothing
  * outside ktrace includes it.
+ *
+ * The declarations come in the order of the layers, each only using those
+ * above it here: the clock (clock.h), the channels and their modes, the
+ * event registry and metadata, the saved comms, the tracing state (core),
+ * the ascii pipe, the probes and the statedump, the triggers.
  */
 #ifndef _KTRACE_INTERNAL_H
 #define _KTRACE_INTERNAL_H
@@ -20,96 +25,11 @@ enum ktrace_trace_mode {
 	KTRACE_NR_TRACE_MODES,
 };
 
-/* Expanded events of ktrace itself. */
-#define KTRACE_MAJOR_KTRACE	1
-#define KTRACE_MINOR_MARK	0
-#define KTRACE_MARK_MAX		4096
-
-/* buffer_size_kb: per-CPU KiB of the high-rate channel, a power of two. */
-#define KTRACE_BUFFER_KB_MIN	16
-#define KTRACE_BUFFER_KB_MAX	(1024 * 1024)
-#define KTRACE_BUFFER_KB_DEFAULT 1024
-
 /* channel.c: the lock of the tracing state, and the writers' gate. */
 extern struct mutex ktrace_mutex;
 extern bool ktrace_tracing;
 
-/* What enable reads and the stats file's state line tells. */
-enum ktrace_state {
-	KTRACE_STATE_STOPPED,	/* enable reads 0 */
-	KTRACE_STATE_TRACING,	/* enable reads 1 */
-	KTRACE_STATE_FROZEN,	/* enable reads 0: a trigger froze it, its stop is pending */
-	KTRACE_NR_STATES,
-};
-
-/* core.c: the state, changed under ktrace_mutex. */
-int ktrace_set_enabled(bool on);
-int ktrace_set_mode(enum ktrace_trace_mode mode);
-enum ktrace_trace_mode ktrace_get_mode(void);
-const char *ktrace_mode_name(enum ktrace_trace_mode mode);
-int ktrace_set_buffer_size_kb(unsigned long kb);
-unsigned long ktrace_get_buffer_size_kb(void);
-int ktrace_mark(const char *text, size_t len);
-struct notifier_block;
-int ktrace_register_start_notifier(struct notifier_block *nb);
-int ktrace_register_starting_notifier(struct notifier_block *nb);
-unsigned long ktrace_generation_read(void);
-bool ktrace_start_current(unsigned long gen);
-bool ktrace_is_running(void);
-enum ktrace_state ktrace_get_state(void);
-const char *ktrace_state_name(enum ktrace_state state);
-void ktrace_freeze(void);
-bool ktrace_stop_frozen(unsigned long gen);
-
-/*
- * comm.c: the saved comms, pid to name, for the pids whose fork, exec or
- * comm events the medium-rate channel dropped.  At most this many slots.
- */
-#define KTRACE_COMMS_MAX	32768
-void ktrace_comm_save(pid_t pid, const char *comm);
-bool ktrace_comm_lookup(pid_t pid, char *comm);
-bool ktrace_comm_get(unsigned int slot, pid_t *pid, char *comm);
-unsigned int ktrace_comms_slots(void);
-unsigned long ktrace_comms_missed(void);
-void ktrace_comms_reset(void);
-
-/* probes/statedump.c: records the last statedump could not write. */
-unsigned long ktrace_statedump_dropped(void);
-
-/* trigger.c: the triggers. */
-#define KTRACE_TRIGGER_SPEC_MAX		128
-#define KTRACE_TRIGGER_REASON_MAX	128
-int ktrace_trigger_write(char *spec);
-void ktrace_triggers_start(void);
-struct seq_file;
-struct wait_queue_head;
-void ktrace_triggers_show(struct seq_file *m);
-int ktrace_trigger_user(const char *text, size_t len);
-ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
-struct wait_queue_head *ktrace_trigger_pipe_waitq(void);
-bool ktrace_trigger_pipe_ready(void);
-
-/* probes/tracepoints.c, for bench.c */
-void ktrace_probes_bench(void (*report)(const char *name, u64 ns));
-
-/* ascii.c: the text pipe. */
-struct ktrace_ascii;
-struct ktrace_ascii *ktrace_ascii_open(void);
-ssize_t ktrace_ascii_read(struct ktrace_ascii *a, char __user *ubuf,
-			  size_t cnt, bool nonblock);
-void ktrace_ascii_release(struct ktrace_ascii *a);
-void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
-struct seq_buf;
-void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
-#if IS_ENABLED(CONFIG_KUNIT)
-struct ktrace_event;
-struct ktrace_record;
-void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
-			 const struct ktrace_record *rec, bool compact);
-void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);
-#endif
-
-/* channel.c */
+/* channel.c: the channels, their stream files, their write path. */
 struct ktrace_buf_stats;
 struct rchan_buf;
 int ktrace_channels_init(void);
@@ -141,12 +61,7 @@ int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
 			   const void *head, u16 hlen, const void *data, u16 len);
 
-/* event.c: the metadata of the last start, for the stats file. */
-void ktrace_metadata_stats(unsigned int *records, unsigned int *failed,
-			   unsigned long *incomplete);
-
 struct dentry;
-struct rchan_buf;
 struct ktrace_event;
 
 /**
@@ -170,8 +85,102 @@ struct ktrace_fs_ops {
 	void (*event_added)(struct ktrace_event *ev);
 };
 
-/* Set once at boot, under ktrace_mutex, before any channel exists. */
+/*
+ * channel.c: set once at boot, under ktrace_mutex, before any channel
+ * exists, by event.c's ktrace_fs_register().
+ */
 extern const struct ktrace_fs_ops *ktrace_fs;
 void ktrace_fs_register(const struct ktrace_fs_ops *ops);
+
+/* Expanded events of ktrace itself. */
+#define KTRACE_MAJOR_KTRACE	1
+#define KTRACE_MINOR_MARK	0
+#define KTRACE_MARK_MAX		4096
+
+/* event.c: the metadata of the last start, for the stats file. */
+void ktrace_metadata_stats(unsigned int *records, unsigned int *failed,
+			   unsigned long *incomplete);
+
+/*
+ * comm.c: the saved comms, pid to name, for the pids whose fork, exec or
+ * comm events the medium-rate channel dropped.  At most this many slots.
+ */
+#define KTRACE_COMMS_MAX	32768
+void ktrace_comm_save(pid_t pid, const char *comm);
+bool ktrace_comm_lookup(pid_t pid, char *comm);
+bool ktrace_comm_get(unsigned int slot, pid_t *pid, char *comm);
+unsigned int ktrace_comms_slots(void);
+unsigned long ktrace_comms_missed(void);
+void ktrace_comms_reset(void);
+
+/* What enable reads and the stats file's state line tells. */
+enum ktrace_state {
+	KTRACE_STATE_STOPPED,	/* enable reads 0 */
+	KTRACE_STATE_TRACING,	/* enable reads 1 */
+	KTRACE_STATE_FROZEN,	/* enable reads 0: a trigger froze it, its stop is pending */
+	KTRACE_NR_STATES,
+};
+
+/* core.c: the state, changed under ktrace_mutex. */
+int ktrace_set_enabled(bool on);
+int ktrace_set_mode(enum ktrace_trace_mode mode);
+enum ktrace_trace_mode ktrace_get_mode(void);
+const char *ktrace_mode_name(enum ktrace_trace_mode mode);
+int ktrace_set_buffer_size_kb(unsigned long kb);
+unsigned long ktrace_get_buffer_size_kb(void);
+int ktrace_mark(const char *text, size_t len);
+struct notifier_block;
+int ktrace_register_start_notifier(struct notifier_block *nb);
+int ktrace_register_starting_notifier(struct notifier_block *nb);
+unsigned long ktrace_generation_read(void);
+bool ktrace_start_current(unsigned long gen);
+bool ktrace_is_running(void);
+enum ktrace_state ktrace_get_state(void);
+const char *ktrace_state_name(enum ktrace_state state);
+void ktrace_freeze(void);
+bool ktrace_stop_frozen(unsigned long gen);
+
+/* buffer_size_kb: per-CPU KiB of the high-rate channel, a power of two. */
+#define KTRACE_BUFFER_KB_MIN	16
+#define KTRACE_BUFFER_KB_MAX	(1024 * 1024)
+#define KTRACE_BUFFER_KB_DEFAULT 1024
+
+/* ascii.c: the text pipe. */
+struct ktrace_ascii;
+struct ktrace_ascii *ktrace_ascii_open(void);
+ssize_t ktrace_ascii_read(struct ktrace_ascii *a, char __user *ubuf,
+			  size_t cnt, bool nonblock);
+void ktrace_ascii_release(struct ktrace_ascii *a);
+void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
+struct seq_buf;
+void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct ktrace_event;
+struct ktrace_record;
+void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			 const struct ktrace_record *rec, bool compact);
+void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);
+#endif
+
+/* probes/tracepoints.c, for bench.c */
+void ktrace_probes_bench(void (*report)(const char *name, u64 ns));
+
+/* probes/statedump.c: records the last statedump could not write. */
+unsigned long ktrace_statedump_dropped(void);
+
+/* trigger.c: the armed triggers. */
+#define KTRACE_TRIGGER_SPEC_MAX		128
+#define KTRACE_TRIGGER_REASON_MAX	128
+int ktrace_trigger_write(char *spec);
+void ktrace_triggers_start(void);
+struct seq_file;
+struct wait_queue_head;
+void ktrace_triggers_show(struct seq_file *m);
+int ktrace_trigger_user(const char *text, size_t len);
+
+/* trigger_fire.c: the trigger_pipe file. */
+ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
+struct wait_queue_head *ktrace_trigger_pipe_waitq(void);
+bool ktrace_trigger_pipe_ready(void);
 
 #endif /* _KTRACE_INTERNAL_H */
