@@ -117,12 +117,28 @@ static struct ktrace_firing ktrace_firings[KTRACE_FIRINGS];
 static atomic_long_t ktrace_firings_head = ATOMIC_LONG_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(ktrace_pipe_wait);
 
-/* Serializes trigger_pipe readers: the read position and the pending line. */
-static DEFINE_MUTEX(ktrace_pipe_lock);
-static unsigned long ktrace_pipe_pos;
-static char ktrace_pipe_line[KTRACE_TRIGGER_REASON_MAX * 4 + 256];
-static struct seq_buf ktrace_pipe_buf;
-static size_t ktrace_pipe_done;
+/**
+ * struct ktrace_trigger_pipe - the consuming reader of the firings
+ * @lock: serializes trigger_pipe readers: each line goes to one of them
+ * @pos: the next firing to read
+ * @buf: the line being read, over @line
+ * @done: bytes of it read already
+ * @line: its text
+ *
+ * One for all the readers, as ftrace's trace_pipe: reading consumes.
+ */
+struct ktrace_trigger_pipe {
+	/* Serializes trigger_pipe readers: the position and the pending line. */
+	struct mutex lock;
+	unsigned long pos;
+	struct seq_buf buf;
+	size_t done;
+	char line[KTRACE_TRIGGER_REASON_MAX * 4 + 256];
+};
+
+static struct ktrace_trigger_pipe ktrace_pipe = {
+	.lock = __MUTEX_INITIALIZER(ktrace_pipe.lock),
+};
 
 /*
  * The stop a trigger asked for: the generation of the trace it froze
@@ -284,53 +300,53 @@ int ktrace_trigger_fire(struct ktrace_trigger *t,
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_fire);
 
-/* Under ktrace_pipe_lock: format the next firing; false if there is none yet. */
+/* Under ktrace_pipe.lock: format the next firing; false if there is none yet. */
 static bool ktrace_pipe_next(void)
 {
 	unsigned long head = atomic_long_read(&ktrace_firings_head), seq;
 	struct ktrace_firing *f, copy;
 	u32 rem;
 
-	seq_buf_init(&ktrace_pipe_buf, ktrace_pipe_line, sizeof(ktrace_pipe_line));
-	ktrace_pipe_done = 0;
-	if (head - ktrace_pipe_pos > KTRACE_FIRINGS) {
-		seq_buf_printf(&ktrace_pipe_buf, "# %lu firings lost\n",
-			       head - KTRACE_FIRINGS - ktrace_pipe_pos);
-		ktrace_pipe_pos = head - KTRACE_FIRINGS;
+	seq_buf_init(&ktrace_pipe.buf, ktrace_pipe.line, sizeof(ktrace_pipe.line));
+	ktrace_pipe.done = 0;
+	if (head - ktrace_pipe.pos > KTRACE_FIRINGS) {
+		seq_buf_printf(&ktrace_pipe.buf, "# %lu firings lost\n",
+			       head - KTRACE_FIRINGS - ktrace_pipe.pos);
+		ktrace_pipe.pos = head - KTRACE_FIRINGS;
 		return true;
 	}
-	if (head == ktrace_pipe_pos)
+	if (head == ktrace_pipe.pos)
 		return false;
-	f = &ktrace_firings[ktrace_pipe_pos % KTRACE_FIRINGS];
+	f = &ktrace_firings[ktrace_pipe.pos % KTRACE_FIRINGS];
 	/* Pairs with the writer's release: the fields are those of seq. */
 	seq = smp_load_acquire(&f->seq);
-	if (seq != ktrace_pipe_pos + 1) {
+	if (seq != ktrace_pipe.pos + 1) {
 		/* Being written (0 or older), or overwritten already. */
-		if (!seq || seq < ktrace_pipe_pos + 1)
+		if (!seq || seq < ktrace_pipe.pos + 1)
 			return false;
-		seq_buf_puts(&ktrace_pipe_buf, "# 1 firings lost\n");
-		ktrace_pipe_pos++;
+		seq_buf_puts(&ktrace_pipe.buf, "# 1 firings lost\n");
+		ktrace_pipe.pos++;
 		return true;
 	}
 	copy = *f;
 	/* The copy before the check: pairs with the smp_wmb() of the writer. */
 	smp_rmb();
-	ktrace_pipe_pos++;
+	ktrace_pipe.pos++;
 	if (READ_ONCE(f->seq) != seq) {
-		seq_buf_puts(&ktrace_pipe_buf, "# 1 firings lost\n");
+		seq_buf_puts(&ktrace_pipe.buf, "# 1 firings lost\n");
 		return true;
 	}
 	copy.time_ns = div_u64_rem(copy.time_ns, NSEC_PER_SEC, &rem);
-	seq_buf_printf(&ktrace_pipe_buf,
+	seq_buf_printf(&ktrace_pipe.buf,
 		       "%llu.%09u %.*s action=%s fired=%u pid=%u comm=",
 		       copy.time_ns, rem, (int)sizeof(copy.trigger), copy.trigger,
 		       ktrace_trigger_action_name(copy.action), copy.fired, copy.pid);
-	ktrace_ascii_string(&ktrace_pipe_buf, copy.comm,
+	ktrace_ascii_string(&ktrace_pipe.buf, copy.comm,
 			    strnlen(copy.comm, sizeof(copy.comm)));
-	seq_buf_printf(&ktrace_pipe_buf, " value=%llu reason=", copy.value);
-	ktrace_ascii_string(&ktrace_pipe_buf, copy.reason,
+	seq_buf_printf(&ktrace_pipe.buf, " value=%llu reason=", copy.value);
+	ktrace_ascii_string(&ktrace_pipe.buf, copy.reason,
 			    strnlen(copy.reason, sizeof(copy.reason)));
-	seq_buf_putc(&ktrace_pipe_buf, '\n');
+	seq_buf_putc(&ktrace_pipe.buf, '\n');
 	return true;
 }
 
@@ -341,7 +357,7 @@ static bool ktrace_pipe_next(void)
  */
 bool ktrace_trigger_pipe_ready(void)
 {
-	return atomic_long_read(&ktrace_firings_head) != READ_ONCE(ktrace_pipe_pos);
+	return atomic_long_read(&ktrace_firings_head) != READ_ONCE(ktrace_pipe.pos);
 }
 
 /**
@@ -370,18 +386,18 @@ ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock)
 	size_t copied = 0, len, used;
 	ssize_t ret = 0;
 
-	if (mutex_lock_interruptible(&ktrace_pipe_lock))
+	if (mutex_lock_interruptible(&ktrace_pipe.lock))
 		return -EINTR;
 	while (copied < cnt) {
-		used = seq_buf_used(&ktrace_pipe_buf);
-		if (ktrace_pipe_done == used && !ktrace_pipe_next()) {
+		used = seq_buf_used(&ktrace_pipe.buf);
+		if (ktrace_pipe.done == used && !ktrace_pipe_next()) {
 			if (copied)
 				break;
 			if (nonblock) {
 				ret = -EAGAIN;
 				break;
 			}
-			mutex_unlock(&ktrace_pipe_lock);
+			mutex_unlock(&ktrace_pipe.lock);
 			/* A slot being written: wait a tick for it. */
 			if (ktrace_trigger_pipe_ready())
 				ret = schedule_timeout_interruptible(1) ? -EINTR : 0;
@@ -390,22 +406,22 @@ ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock)
 							       ktrace_trigger_pipe_ready());
 			if (ret || signal_pending(current))
 				return -EINTR;
-			if (mutex_lock_interruptible(&ktrace_pipe_lock))
+			if (mutex_lock_interruptible(&ktrace_pipe.lock))
 				return -EINTR;
 			continue;
 		}
-		used = seq_buf_used(&ktrace_pipe_buf);
-		len = min(cnt - copied, used - ktrace_pipe_done);
-		if (copied && len < used - ktrace_pipe_done)
+		used = seq_buf_used(&ktrace_pipe.buf);
+		len = min(cnt - copied, used - ktrace_pipe.done);
+		if (copied && len < used - ktrace_pipe.done)
 			break;
-		if (copy_to_user(ubuf + copied, ktrace_pipe_line + ktrace_pipe_done, len)) {
+		if (copy_to_user(ubuf + copied, ktrace_pipe.line + ktrace_pipe.done, len)) {
 			ret = -EFAULT;
 			break;
 		}
-		ktrace_pipe_done += len;
+		ktrace_pipe.done += len;
 		copied += len;
 	}
-	mutex_unlock(&ktrace_pipe_lock);
+	mutex_unlock(&ktrace_pipe.lock);
 	return copied ? copied : ret;
 }
 
@@ -413,7 +429,7 @@ static int __init ktrace_trigger_fire_init(void)
 {
 	int ret;
 
-	seq_buf_init(&ktrace_pipe_buf, ktrace_pipe_line, sizeof(ktrace_pipe_line));
+	seq_buf_init(&ktrace_pipe.buf, ktrace_pipe.line, sizeof(ktrace_pipe.line));
 	ret = ktrace_event_register(&ktrace_event_trigger);
 	if (ret)
 		pr_warn("no ktrace:trigger event: %d\n", ret);
