@@ -16,8 +16,9 @@
  *   # cat /sys/kernel/debug/ktrace/trigger_pipe
  *   812.113520467 user action=stop fired=1 pid=301 comm="sh" value=0 reason="request 1234 took 3 s"
  *
- * The parsing of specs and everything a trigger does live in
- * kernel/trace/ktrace/trigger.c.
+ * The parsing of specs lives in kernel/trace/ktrace/trigger_parse.c, the
+ * armed triggers in trigger.c, the firing and trigger_pipe in
+ * trigger_fire.c.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>

@@ -62,7 +62,7 @@
 #include <kunit/visibility.h>
 
 #include "buffer.h"
-#include "ktrace_internal.h"
+#include "clock.h"
 
 /* Readers of ktrace's own (the ascii pipe) wait here for deliveries. */
 DECLARE_WAIT_QUEUE_HEAD(ktrace_readers_wait);

@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "buffer.h"
 #include "ktrace_internal.h"
@@ -56,6 +57,31 @@ static struct ktrace_channel ktrace_channels[KTRACE_NR_CHANNELS] = {
 	[KTRACE_CHANNEL_MEDIUM] = { .name = "medium", .size = SZ_512K },
 	[KTRACE_CHANNEL_LOW] = { .name = "low", .size = SZ_64K },
 };
+
+/*
+ * Serializes changes of the tracing state (start, stop, mode, sizes) and
+ * the allocation of the channels.  Defined here, with the gate, because
+ * the channels are the lowest layer that needs them; the state itself is
+ * core.c's, which tells the channels what they need (the mode, the size).
+ */
+struct mutex ktrace_mutex = __MUTEX_INITIALIZER(ktrace_mutex);
+EXPORT_SYMBOL_IF_KUNIT(ktrace_mutex);
+/*
+ * The writers' gate: written under ktrace_mutex, and cleared without it by
+ * ktrace_freeze(); writers read it locklessly with READ_ONCE().
+ */
+bool ktrace_tracing;
+
+/* The control layer's hooks, under ktrace_mutex. */
+const struct ktrace_fs_ops *ktrace_fs;
+EXPORT_SYMBOL_IF_KUNIT(ktrace_fs);
+
+/*
+ * The mode, as the caller last told it (ktrace_channels_set_mode()), under
+ * ktrace_mutex: what the channels allocate with and what the metadata
+ * says.  The default is the core's.
+ */
+static enum ktrace_trace_mode ktrace_channels_mode = KTRACE_TRACE_HYBRID;
 
 /*
  * Readers (the ascii pipe, the stream files) copy subbuffers under this
@@ -166,7 +192,7 @@ static int ktrace_channel_add_cpu(struct ktrace_channel *c, unsigned int cpu)
 	return 0;
 }
 
-static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
+static int ktrace_channel_alloc(unsigned int ch)
 {
 	struct ktrace_channel *c = &ktrace_channels[ch];
 	size_t sb_size = ktrace_subbuf_size(c->size);
@@ -175,7 +201,7 @@ static int ktrace_channel_alloc(unsigned int ch, enum ktrace_trace_mode mode)
 	unsigned int cpu;
 	int ret;
 
-	c->overwrite = ktrace_channel_overwrites(ch, mode);
+	c->overwrite = ktrace_channel_overwrites(ch, ktrace_channels_mode);
 	/* Hotplug callbacks look at c->bufs: only complete channels for them. */
 	cpus_read_lock();
 	c->bufs = alloc_percpu(struct ktrace_buf *);
@@ -221,13 +247,13 @@ unlock:
 /**
  * ktrace_channels_alloc() - allocate the channels not allocated yet
  * @high_size: per-CPU bytes of the high-rate channel, a power of two
- * @mode: the tracing mode
  *
- * Called with ktrace_mutex held and tracing stopped.
+ * Called with ktrace_mutex held and tracing stopped.  They drop or
+ * overwrite as the mode last given to ktrace_channels_set_mode() says.
  *
  * Return: 0 or a negative errno, with nothing allocated by this call left.
  */
-int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode)
+int ktrace_channels_alloc(size_t high_size)
 {
 	unsigned int ch;
 	int ret;
@@ -237,7 +263,7 @@ int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode)
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 		if (ktrace_channels[ch].bufs)
 			continue;
-		ret = ktrace_channel_alloc(ch, mode);
+		ret = ktrace_channel_alloc(ch);
 		if (ret)
 			goto free;
 	}
@@ -264,6 +290,23 @@ void ktrace_channels_free(void)
 }
 
 /**
+ * ktrace_channels_set_mode() - tell the channels the tracing mode
+ * @mode: what full buffers do from the next allocation on
+ *
+ * Called with ktrace_mutex held and tracing stopped, by the core when the
+ * mode changes: the channels allocated with another mode are freed, and
+ * allocated again with @mode at the next start.
+ */
+void ktrace_channels_set_mode(enum ktrace_trace_mode mode)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	if (mode == ktrace_channels_mode)
+		return;
+	WRITE_ONCE(ktrace_channels_mode, mode);
+	ktrace_channels_free();
+}
+
+/**
  * ktrace_channel_info() - describe a channel for the metadata
  * @ch: enum ktrace_channel_id
  * @mch: filled in: mode, sizes and name
@@ -274,7 +317,7 @@ void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch)
 	size_t sb_size = ktrace_subbuf_size(c->size);
 
 	mch->channel = ch;
-	mch->mode = ktrace_channel_overwrites(ch, ktrace_get_mode()) ?
+	mch->mode = ktrace_channel_overwrites(ch, READ_ONCE(ktrace_channels_mode)) ?
 		    KTRACE_MODE_OVERWRITE : KTRACE_MODE_DROP;
 	mch->subbuf_size = sb_size;
 	/* Before the first start the high-rate channel has no size. */

@@ -21,10 +21,6 @@
 #include "event.h"
 #include "format.h"
 
-/* The control layer's hooks, under ktrace_mutex. */
-const struct ktrace_fs_ops *ktrace_fs;
-EXPORT_SYMBOL_IF_KUNIT(ktrace_fs);
-
 /*
  * The registry, changed under ktrace_mutex.  It only grows: events are
  * never removed, so ktrace_event_lookup() walks it under RCU alone.

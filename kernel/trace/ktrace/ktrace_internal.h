@@ -3,92 +3,19 @@
  * ktrace private interface, shared by the core (kernel/trace/ktrace/), the
  * debugfs control layer (fs/debugfs-ktrace/) and the KUnit tests.  Nothing
  * outside ktrace includes it.
+ *
+ * The declarations come in the order of the layers, each only using those
+ * above it here: the clock (clock.h), the channels and their modes, the
+ * event registry and metadata, the saved comms, the tracing state (core),
+ * the ascii pipe, the probes and the statedump, the triggers.
  */
 #ifndef _KTRACE_INTERNAL_H
 #define _KTRACE_INTERNAL_H
 
-#include <linux/jump_label.h>
 #include <linux/mutex.h>
-#include <linux/timekeeping.h>
 #include <linux/types.h>
-#ifdef CONFIG_X86
-#include <asm/timex.h>
-#endif
 
-/* One unit of the truncated trace clock is at most this long. */
-#define KTRACE_CLOCK_MAX_UNIT_NS	64
-
-/**
- * struct ktrace_clock_info - the trace clock
- * @name: "tsc" (constant, synchronized x86 TSC), "mono" (the NMI-safe fast
- *	CLOCK_MONOTONIC accessor, in nanoseconds) or "tsc-mono" (that
- *	accessor scaled to the TSC's rate, once the TSC was found unstable)
- * @freq_hz: counts per second of the raw clock
- * @shift: raw counts are shifted right by this before truncation, so that one
- *	unit is at most %KTRACE_CLOCK_MAX_UNIT_NS nanoseconds
- * @emu_ns: "tsc-mono": CLOCK_MONOTONIC when the TSC was given up
- * @emu_raw: "tsc-mono": the TSC then
- * @emu_mult: "tsc-mono": TSC counts per nanosecond, times 2^%KTRACE_EMU_SHIFT
- *
- * Chosen at boot; changed only from "tsc" to "tsc-mono", with writers
- * stopped and ktrace_mutex held (see ktrace_clock_check()).
- */
-struct ktrace_clock_info {
-	const char *name;
-	u64 freq_hz;
-	unsigned int shift;
-	u64 emu_ns;
-	u64 emu_raw;
-	u32 emu_mult;
-};
-
-#define KTRACE_EMU_SHIFT	24
-
-extern struct ktrace_clock_info ktrace_clock;
-DECLARE_STATIC_KEY_FALSE(ktrace_clock_tsc);
-DECLARE_STATIC_KEY_FALSE(ktrace_clock_emulated);
-
-u64 ktrace_clock_emulate(u64 mono_ns, const struct ktrace_clock_info *c);
-void ktrace_clock_emulate_from(struct ktrace_clock_info *c, u64 now_ns,
-			       u64 now_raw);
-
-/*
- * The trace clock: raw clock >> shift.  NMI-safe, no lock: the TSC where it
- * is constant and synchronized, else ktime_get_mono_fast_ns(); when the
- * TSC turns out unstable during a trace, that accessor in TSC counts, so
- * that the trace keeps one unit and the metadata stays valid.
- *
- * The TSC is read with get_cycles(), RDTSC without the fence of
- * rdtsc_ordered(), as native_sched_clock() reads it for ftrace's default
- * clock: the read may complete before earlier or after later instructions
- * of the write path.  No order is lost that a trace promises:
- *
- * - Within a CPU's buffer, records are in clock order because the writer
- *   clamps its clock to the previous record's (see ktrace_reserve()),
- *   whatever order the reads completed in; and a nested writer (an
- *   interrupt, an NMI) reads the clock after every instruction of the
- *   writer it interrupted has completed, that writer's read included.
- * - Across CPUs, order comes from the TSCs being synchronized, to a few
- *   cycles at best; a fence would buy a few tens of cycles out of a clock
- *   unit of up to %KTRACE_CLOCK_MAX_UNIT_NS nanoseconds, and cost the
- *   write path a pipeline drain at every event.
- */
-static __always_inline u64 ktrace_clock_read(void)
-{
-	u64 raw;
-
-#ifdef CONFIG_X86
-	if (static_branch_likely(&ktrace_clock_tsc))
-		return get_cycles() >> ktrace_clock.shift;
-#endif
-	if (static_branch_unlikely(&ktrace_clock_emulated))
-		raw = ktrace_clock_emulate(ktime_get_mono_fast_ns(), &ktrace_clock);
-	else
-		raw = ktime_get_mono_fast_ns();
-	return raw >> ktrace_clock.shift;
-}
-
-unsigned int ktrace_clock_shift(u64 freq_hz);
+#include "clock.h"
 
 /* Tracing modes: what a full buffer does, per channel. */
 enum ktrace_trace_mode {
@@ -98,100 +25,16 @@ enum ktrace_trace_mode {
 	KTRACE_NR_TRACE_MODES,
 };
 
-/* Expanded events of ktrace itself. */
-#define KTRACE_MAJOR_KTRACE	1
-#define KTRACE_MINOR_MARK	0
-#define KTRACE_MARK_MAX		4096
-
-/* buffer_size_kb: per-CPU KiB of the high-rate channel, a power of two. */
-#define KTRACE_BUFFER_KB_MIN	16
-#define KTRACE_BUFFER_KB_MAX	(1024 * 1024)
-#define KTRACE_BUFFER_KB_DEFAULT 1024
-
+/* channel.c: the lock of the tracing state, and the writers' gate. */
 extern struct mutex ktrace_mutex;
 extern bool ktrace_tracing;
 
-/* What enable reads and the stats file's state line tells. */
-enum ktrace_state {
-	KTRACE_STATE_STOPPED,	/* enable reads 0 */
-	KTRACE_STATE_TRACING,	/* enable reads 1 */
-	KTRACE_STATE_FROZEN,	/* enable reads 0: a trigger froze it, its stop is pending */
-	KTRACE_NR_STATES,
-};
-
-/* core.c: the state, changed under ktrace_mutex. */
-int ktrace_set_enabled(bool on);
-int ktrace_set_mode(enum ktrace_trace_mode mode);
-enum ktrace_trace_mode ktrace_get_mode(void);
-const char *ktrace_mode_name(enum ktrace_trace_mode mode);
-int ktrace_set_buffer_size_kb(unsigned long kb);
-unsigned long ktrace_get_buffer_size_kb(void);
-int ktrace_mark(const char *text, size_t len);
-struct notifier_block;
-int ktrace_register_start_notifier(struct notifier_block *nb);
-unsigned long ktrace_generation_read(void);
-bool ktrace_start_current(unsigned long gen);
-bool ktrace_is_running(void);
-enum ktrace_state ktrace_get_state(void);
-const char *ktrace_state_name(enum ktrace_state state);
-void ktrace_freeze(void);
-bool ktrace_stop_frozen(unsigned long gen);
-u64 ktrace_clock_delta_ns(u64 units);
-u64 ktrace_clock_units(u64 ns);
-
-/*
- * comm.c: the saved comms, pid to name, for the pids whose fork, exec or
- * comm events the medium-rate channel dropped.  At most this many slots.
- */
-#define KTRACE_COMMS_MAX	32768
-void ktrace_comm_save(pid_t pid, const char *comm);
-bool ktrace_comm_lookup(pid_t pid, char *comm);
-bool ktrace_comm_get(unsigned int slot, pid_t *pid, char *comm);
-unsigned int ktrace_comms_slots(void);
-unsigned long ktrace_comms_missed(void);
-void ktrace_comms_reset(void);
-
-/* probes/statedump.c: records the last statedump could not write. */
-unsigned long ktrace_statedump_dropped(void);
-
-/* trigger.c: the triggers. */
-#define KTRACE_TRIGGER_SPEC_MAX		128
-#define KTRACE_TRIGGER_REASON_MAX	128
-int ktrace_trigger_write(char *spec);
-void ktrace_triggers_start(void);
-struct seq_file;
-struct wait_queue_head;
-void ktrace_triggers_show(struct seq_file *m);
-int ktrace_trigger_user(const char *text, size_t len);
-ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
-struct wait_queue_head *ktrace_trigger_pipe_waitq(void);
-bool ktrace_trigger_pipe_ready(void);
-
-/* probes/tracepoints.c, for bench.c */
-void ktrace_probes_bench(void (*report)(const char *name, u64 ns));
-
-/* ascii.c: the text pipe. */
-struct ktrace_ascii;
-struct ktrace_ascii *ktrace_ascii_open(void);
-ssize_t ktrace_ascii_read(struct ktrace_ascii *a, char __user *ubuf,
-			  size_t cnt, bool nonblock);
-void ktrace_ascii_release(struct ktrace_ascii *a);
-void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
-struct seq_buf;
-void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
-#if IS_ENABLED(CONFIG_KUNIT)
-struct ktrace_event;
-struct ktrace_record;
-void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
-			 const struct ktrace_record *rec, bool compact);
-void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);
-#endif
-
-/* channel.c */
+/* channel.c: the channels, their stream files, their write path. */
 struct ktrace_buf_stats;
 struct rchan_buf;
 int ktrace_channels_init(void);
-int ktrace_channels_alloc(size_t high_size, enum ktrace_trace_mode mode);
+int ktrace_channels_alloc(size_t high_size);
+void ktrace_channels_set_mode(enum ktrace_trace_mode mode);
 void ktrace_channels_free(void);
 void ktrace_channels_flush(void);
 bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
@@ -209,10 +52,6 @@ struct rchan_buf *ktrace_stream_rbuf(struct ktrace_stream *s);
 ssize_t ktrace_stream_read(struct ktrace_stream *s, char __user *ubuf,
 			   size_t cnt);
 bool ktrace_stream_ready(struct ktrace_stream *s);
-u64 ktrace_clock_ns(u64 clock);
-void ktrace_clock_set_ref(void);
-void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns);
-bool ktrace_clock_check(void);
 void ktrace_channels_clock_changed(void);
 struct ktrace_meta_channel;
 void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch);
@@ -222,12 +61,7 @@ int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
 			   const void *head, u16 hlen, const void *data, u16 len);
 
-/* event.c: the metadata of the last start, for the stats file. */
-void ktrace_metadata_stats(unsigned int *records, unsigned int *failed,
-			   unsigned long *incomplete);
-
 struct dentry;
-struct rchan_buf;
 struct ktrace_event;
 
 /**
@@ -251,8 +85,102 @@ struct ktrace_fs_ops {
 	void (*event_added)(struct ktrace_event *ev);
 };
 
-/* Set once at boot, under ktrace_mutex, before any channel exists. */
+/*
+ * channel.c: set once at boot, under ktrace_mutex, before any channel
+ * exists, by event.c's ktrace_fs_register().
+ */
 extern const struct ktrace_fs_ops *ktrace_fs;
 void ktrace_fs_register(const struct ktrace_fs_ops *ops);
+
+/* Expanded events of ktrace itself. */
+#define KTRACE_MAJOR_KTRACE	1
+#define KTRACE_MINOR_MARK	0
+#define KTRACE_MARK_MAX		4096
+
+/* event.c: the metadata of the last start, for the stats file. */
+void ktrace_metadata_stats(unsigned int *records, unsigned int *failed,
+			   unsigned long *incomplete);
+
+/*
+ * comm.c: the saved comms, pid to name, for the pids whose fork, exec or
+ * comm events the medium-rate channel dropped.  At most this many slots.
+ */
+#define KTRACE_COMMS_MAX	32768
+void ktrace_comm_save(pid_t pid, const char *comm);
+bool ktrace_comm_lookup(pid_t pid, char *comm);
+bool ktrace_comm_get(unsigned int slot, pid_t *pid, char *comm);
+unsigned int ktrace_comms_slots(void);
+unsigned long ktrace_comms_missed(void);
+void ktrace_comms_reset(void);
+
+/* What enable reads and the stats file's state line tells. */
+enum ktrace_state {
+	KTRACE_STATE_STOPPED,	/* enable reads 0 */
+	KTRACE_STATE_TRACING,	/* enable reads 1 */
+	KTRACE_STATE_FROZEN,	/* enable reads 0: a trigger froze it, its stop is pending */
+	KTRACE_NR_STATES,
+};
+
+/* core.c: the state, changed under ktrace_mutex. */
+int ktrace_set_enabled(bool on);
+int ktrace_set_mode(enum ktrace_trace_mode mode);
+enum ktrace_trace_mode ktrace_get_mode(void);
+const char *ktrace_mode_name(enum ktrace_trace_mode mode);
+int ktrace_set_buffer_size_kb(unsigned long kb);
+unsigned long ktrace_get_buffer_size_kb(void);
+int ktrace_mark(const char *text, size_t len);
+struct notifier_block;
+int ktrace_register_start_notifier(struct notifier_block *nb);
+int ktrace_register_starting_notifier(struct notifier_block *nb);
+unsigned long ktrace_generation_read(void);
+bool ktrace_start_current(unsigned long gen);
+bool ktrace_is_running(void);
+enum ktrace_state ktrace_get_state(void);
+const char *ktrace_state_name(enum ktrace_state state);
+void ktrace_freeze(void);
+bool ktrace_stop_frozen(unsigned long gen);
+
+/* buffer_size_kb: per-CPU KiB of the high-rate channel, a power of two. */
+#define KTRACE_BUFFER_KB_MIN	16
+#define KTRACE_BUFFER_KB_MAX	(1024 * 1024)
+#define KTRACE_BUFFER_KB_DEFAULT 1024
+
+/* ascii.c: the text pipe. */
+struct ktrace_ascii;
+struct ktrace_ascii *ktrace_ascii_open(void);
+ssize_t ktrace_ascii_read(struct ktrace_ascii *a, char __user *ubuf,
+			  size_t cnt, bool nonblock);
+void ktrace_ascii_release(struct ktrace_ascii *a);
+void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
+struct seq_buf;
+void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct ktrace_event;
+struct ktrace_record;
+void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			 const struct ktrace_record *rec, bool compact);
+void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);
+#endif
+
+/* probes/tracepoints.c, for bench.c */
+void ktrace_probes_bench(void (*report)(const char *name, u64 ns));
+
+/* probes/statedump.c: records the last statedump could not write. */
+unsigned long ktrace_statedump_dropped(void);
+
+/* trigger.c: the armed triggers. */
+#define KTRACE_TRIGGER_SPEC_MAX		128
+#define KTRACE_TRIGGER_REASON_MAX	128
+int ktrace_trigger_write(char *spec);
+void ktrace_triggers_start(void);
+struct seq_file;
+struct wait_queue_head;
+void ktrace_triggers_show(struct seq_file *m);
+int ktrace_trigger_user(const char *text, size_t len);
+
+/* trigger_fire.c: the trigger_pipe file. */
+ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
+struct wait_queue_head *ktrace_trigger_pipe_waitq(void);
+bool ktrace_trigger_pipe_ready(void);
 
 #endif /* _KTRACE_INTERNAL_H */

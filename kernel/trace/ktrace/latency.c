@@ -48,6 +48,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
@@ -58,7 +59,7 @@
 #include <trace/events/syscalls.h>
 
 #include "ktrace_internal.h"
-#include "trigger.h"
+#include "latency.h"
 
 #define KTRACE_LAT_BITS		ilog2(KTRACE_LAT_SLOTS)
 #define KTRACE_LAT_USED		BIT_ULL(63)
@@ -685,3 +686,23 @@ void ktrace_latency_disarm(struct ktrace_trigger *t)
 	t->lat = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_latency_disarm);
+
+/* The untracked beginnings, on the trigger's line of the triggers file. */
+static void ktrace_latency_show(struct ktrace_trigger *t, struct seq_file *m)
+{
+	seq_printf(m, " untracked=%lu", atomic_long_read(&t->lat->untracked));
+}
+
+static const struct ktrace_trigger_ops ktrace_latency_ops = {
+	.arm = ktrace_latency_arm,
+	.start = ktrace_latency_start,
+	.disarm = ktrace_latency_disarm,
+	.show = ktrace_latency_show,
+};
+
+static int __init ktrace_latency_init(void)
+{
+	ktrace_trigger_set_ops(KTRACE_TRIG_LATENCY, &ktrace_latency_ops);
+	return 0;
+}
+core_initcall(ktrace_latency_init);

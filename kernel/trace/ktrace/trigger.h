@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ktrace triggers: shared by trigger.c (parsing, arming, firing), latency.c
- * (the latency matcher) and their KUnit tests.
+ * ktrace triggers: shared by trigger_parse.c (the specs), trigger_fire.c
+ * (the firing and its log), trigger.c (the armed triggers), the kinds
+ * provided above them (latency.c, trigger_crash.c) and their KUnit tests.
  */
 #ifndef _KTRACE_TRIGGER_H
 #define _KTRACE_TRIGGER_H
@@ -77,11 +78,13 @@ struct ktrace_trigger_spec {
 	u32 last;
 };
 
+/* trigger_parse.c */
 int ktrace_trigger_parse(char *s, struct ktrace_trigger_spec *spec);
 unsigned int ktrace_trigger_slot(const struct ktrace_trigger_spec *spec);
 const char *ktrace_trigger_slot_name(unsigned int slot);
 int ktrace_trigger_format_spec(const struct ktrace_trigger_spec *spec,
 			       char *buf, size_t size);
+const char *ktrace_trigger_action_name(unsigned int action);
 
 /**
  * struct ktrace_trigger_cause - what made a trigger fire
@@ -118,58 +121,35 @@ struct ktrace_trigger {
 	struct ktrace_ascii *dump;
 };
 
+/* trigger_fire.c */
 int ktrace_trigger_fire(struct ktrace_trigger *t,
 			const struct ktrace_trigger_cause *cause);
+void ktrace_trigger_stop_cancel(void);
 
-/* latency.c: the matcher of a latency trigger. */
-#define KTRACE_LAT_SLOTS	4096	/* entries in flight, per trigger */
-#define KTRACE_LAT_PROBES	8	/* slots tried per key */
-
-/**
- * struct ktrace_lat_slot - one begun, unfinished pair
- * @key: the key, with bit 63 set; 0 when free
- * @start: trace clock at the beginning, never 0; 0 while being filled
- *	or claimed
- * @info: kept for the report: the system call number, the IRQ
- */
-struct ktrace_lat_slot {
-	u64 key;
-	u64 start;
-	u32 info;
-};
+struct seq_file;
 
 /**
- * struct ktrace_latency - the matcher of one latency trigger
- * @slots: %KTRACE_LAT_SLOTS entries, allocated at arming
- * @threshold: in trace clock units
- * @untracked: beginnings not tracked: no free slot among the probed
- * @scan: the timer that fires on pairs whose end never came; queued only
- *	while a trace runs
- * @scan_period: its period in jiffies
- * @trigger: the trigger it fires
+ * struct ktrace_trigger_ops - a kind of trigger provided above trigger.c
+ * @arm: set a new trigger up, before it is published; under the arming
+ *	lock; on an error, leave nothing of it set up.  %NULL: nothing to do
+ * @start: with ktrace_mutex held, when a trace starts, or once the trigger
+ *	is published while a trace runs
+ * @disarm: detach an unpublished trigger and wait for its hooks
+ * @release: after the grace period that follows @disarm: free what the
+ *	hooks that find it under RCU may have used
+ * @show: add to its line in the triggers file
  */
-struct ktrace_latency {
-	struct ktrace_lat_slot *slots;
-	u64 threshold;
-	atomic_long_t untracked;
-	struct timer_list scan;
-	unsigned long scan_period;
-	struct ktrace_trigger *trigger;
+struct ktrace_trigger_ops {
+	int (*arm)(struct ktrace_trigger *t);
+	void (*start)(struct ktrace_trigger *t);
+	void (*disarm)(struct ktrace_trigger *t);
+	void (*release)(struct ktrace_trigger *t);
+	void (*show)(struct ktrace_trigger *t, struct seq_file *m);
 };
 
-bool ktrace_lat_begin(struct ktrace_latency *l, u64 key, u64 now, u32 info,
-		      bool restart);
-bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
-		    u64 *elapsed, u32 *info);
-bool ktrace_lat_expired(struct ktrace_latency *l, u64 now, u64 since,
-			u64 *key, u64 *elapsed, u32 *info);
-void ktrace_lat_forget(struct ktrace_latency *l, u64 key);
-bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to);
-#if IS_ENABLED(CONFIG_KUNIT)
-int ktrace_lat_hook(struct ktrace_latency *l, bool on);
-#endif
-int ktrace_latency_arm(struct ktrace_trigger *t);
-void ktrace_latency_start(struct ktrace_trigger *t);
-void ktrace_latency_disarm(struct ktrace_trigger *t);
+/* trigger.c */
+struct ktrace_trigger *ktrace_trigger_get(unsigned int slot);
+void ktrace_trigger_set_ops(unsigned int kind,
+			    const struct ktrace_trigger_ops *ops);
 
 #endif /* _KTRACE_TRIGGER_H */

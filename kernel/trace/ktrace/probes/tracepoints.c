@@ -58,16 +58,11 @@
 #define KT_HI_BITS		(32 - KTRACE_PID_BITS)
 
 /*
- * An event whose source is one tracepoint: ktrace_enable_TP() registers
- * kt_probe_TP() on tracepoint TP.
+ * An event whose source is one tracepoint TP has an enable callback
+ * ktrace_enable_TP() that registers kt_probe_TP() on it, written out so
+ * that every registration of a tracepoint is found by its name.  (The
+ * probes of the longest vmscan tracepoints have shorter names.)
  */
-#define KT_TP_ENABLE(tp)						\
-static int ktrace_enable_##tp(struct ktrace_event *ev, bool on)	\
-{									\
-	if (on)								\
-		return register_trace_##tp(kt_probe_##tp, NULL);	\
-	return unregister_trace_##tp(kt_probe_##tp, NULL);		\
-}
 
 /* An event whose fields are the array FLDS_fields. */
 #define KT_EVENT(var, grp, nm, ch, knd, flds, en)			\
@@ -124,14 +119,71 @@ static void kt_probe_sched_process_exec(void *data, struct task_struct *p, pid_t
 static void kt_probe_task_rename(void *data, struct task_struct *task,
 				 const char *comm);
 
-KT_TP_ENABLE(sched_switch)
-KT_TP_ENABLE(sched_wakeup)
-KT_TP_ENABLE(sched_wakeup_new)
-KT_TP_ENABLE(sched_migrate_task)
-KT_TP_ENABLE(sched_process_exit)
-KT_TP_ENABLE(sched_process_fork)
-KT_TP_ENABLE(sched_process_exec)
-KT_TP_ENABLE(task_rename)
+static int ktrace_enable_sched_switch(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_switch(kt_probe_sched_switch, NULL);
+	return unregister_trace_sched_switch(kt_probe_sched_switch, NULL);
+}
+
+static int ktrace_enable_sched_wakeup(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_wakeup(kt_probe_sched_wakeup, NULL);
+	return unregister_trace_sched_wakeup(kt_probe_sched_wakeup, NULL);
+}
+
+static int ktrace_enable_sched_wakeup_new(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_wakeup_new(kt_probe_sched_wakeup_new,
+						       NULL);
+	return unregister_trace_sched_wakeup_new(kt_probe_sched_wakeup_new,
+						 NULL);
+}
+
+static int ktrace_enable_sched_migrate_task(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_migrate_task(kt_probe_sched_migrate_task,
+							 NULL);
+	return unregister_trace_sched_migrate_task(kt_probe_sched_migrate_task,
+						   NULL);
+}
+
+static int ktrace_enable_sched_process_exit(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_process_exit(kt_probe_sched_process_exit,
+							 NULL);
+	return unregister_trace_sched_process_exit(kt_probe_sched_process_exit,
+						   NULL);
+}
+
+static int ktrace_enable_sched_process_fork(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_process_fork(kt_probe_sched_process_fork,
+							 NULL);
+	return unregister_trace_sched_process_fork(kt_probe_sched_process_fork,
+						   NULL);
+}
+
+static int ktrace_enable_sched_process_exec(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_process_exec(kt_probe_sched_process_exec,
+							 NULL);
+	return unregister_trace_sched_process_exec(kt_probe_sched_process_exec,
+						   NULL);
+}
+
+static int ktrace_enable_task_rename(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_task_rename(kt_probe_task_rename, NULL);
+	return unregister_trace_task_rename(kt_probe_task_rename, NULL);
+}
 
 /* The next task runs from here on: its pid names the events after it. */
 static struct ktrace_event kt_ev_switch = {
@@ -183,7 +235,14 @@ static void kt_probe_sched_process_exit(void *data, struct task_struct *p)
 /* sched:hang: the hung-task detector reported this task. */
 static void kt_probe_sched_process_hang(void *data, struct task_struct *p);
 
-KT_TP_ENABLE(sched_process_hang)
+static int ktrace_enable_sched_process_hang(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sched_process_hang(kt_probe_sched_process_hang,
+							 NULL);
+	return unregister_trace_sched_process_hang(kt_probe_sched_process_hang,
+						   NULL);
+}
 
 KT_EVENT(kt_ev_hang, "sched", "hang", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
 	 kt_pid, ktrace_enable_sched_process_hang);
@@ -294,11 +353,46 @@ static void kt_probe_timer(void *data, struct timer_list *timer,
 			   unsigned long baseclk);
 static void kt_probe_hrtimer(void *data, struct hrtimer *hrtimer, ktime_t *now);
 
-KT_TP_ENABLE(irq_handler_entry)
-KT_TP_ENABLE(irq_handler_exit)
-KT_TP_ENABLE(softirq_entry)
-KT_TP_ENABLE(softirq_exit)
-KT_TP_ENABLE(softirq_raise)
+static int ktrace_enable_irq_handler_entry(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_irq_handler_entry(kt_probe_irq_handler_entry,
+							NULL);
+	return unregister_trace_irq_handler_entry(kt_probe_irq_handler_entry,
+						  NULL);
+}
+
+static int ktrace_enable_irq_handler_exit(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_irq_handler_exit(kt_probe_irq_handler_exit,
+						       NULL);
+	return unregister_trace_irq_handler_exit(kt_probe_irq_handler_exit,
+						 NULL);
+}
+
+static int ktrace_enable_softirq_entry(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_softirq_entry(kt_probe_softirq_entry,
+						    NULL);
+	return unregister_trace_softirq_entry(kt_probe_softirq_entry, NULL);
+}
+
+static int ktrace_enable_softirq_exit(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_softirq_exit(kt_probe_softirq_exit, NULL);
+	return unregister_trace_softirq_exit(kt_probe_softirq_exit, NULL);
+}
+
+static int ktrace_enable_softirq_raise(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_softirq_raise(kt_probe_softirq_raise,
+						    NULL);
+	return unregister_trace_softirq_raise(kt_probe_softirq_raise, NULL);
+}
 
 KT_EVENT(kt_ev_irq_entry, "irq", "hardirq_entry", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_COMPACT, kt_irq, ktrace_enable_irq_handler_entry);
@@ -350,7 +444,8 @@ static int ktrace_enable_timer(struct ktrace_event *ev, bool on)
 
 	if (!on) {
 		unregister_trace_timer_expire_entry(kt_probe_timer, NULL);
-		return unregister_trace_hrtimer_expire_entry(kt_probe_hrtimer, NULL);
+		return unregister_trace_hrtimer_expire_entry(kt_probe_hrtimer,
+							     NULL);
 	}
 	ret = register_trace_timer_expire_entry(kt_probe_timer, NULL);
 	if (ret)
@@ -492,8 +587,19 @@ static const struct ktrace_field kt_sys_exit_fields[] = {
 static void kt_probe_sys_enter(void *data, struct pt_regs *regs, long id);
 static void kt_probe_sys_exit(void *data, struct pt_regs *regs, long ret);
 
-KT_TP_ENABLE(sys_enter)
-KT_TP_ENABLE(sys_exit)
+static int ktrace_enable_sys_enter(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sys_enter(kt_probe_sys_enter, NULL);
+	return unregister_trace_sys_enter(kt_probe_sys_enter, NULL);
+}
+
+static int ktrace_enable_sys_exit(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_sys_exit(kt_probe_sys_exit, NULL);
+	return unregister_trace_sys_exit(kt_probe_sys_exit, NULL);
+}
 
 KT_EVENT(kt_ev_sys_enter, "syscalls", "entry", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_COMPACT, kt_sys_enter, ktrace_enable_sys_enter);
@@ -563,26 +669,64 @@ static void kt_probe_block_bio_remap(void *data, struct bio *bio, dev_t dev,
 				     sector_t from);
 static void kt_probe_block_split(void *data, struct bio *bio, unsigned int new_sector);
 
-KT_TP_ENABLE(block_rq_insert)
-KT_TP_ENABLE(block_rq_issue)
-KT_TP_ENABLE(block_rq_requeue)
-KT_TP_ENABLE(block_rq_complete)
-KT_TP_ENABLE(block_split)
+static int ktrace_enable_block_rq_insert(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_block_rq_insert(kt_probe_block_rq_insert,
+						      NULL);
+	return unregister_trace_block_rq_insert(kt_probe_block_rq_insert, NULL);
+}
+
+static int ktrace_enable_block_rq_issue(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_block_rq_issue(kt_probe_block_rq_issue,
+						     NULL);
+	return unregister_trace_block_rq_issue(kt_probe_block_rq_issue, NULL);
+}
+
+static int ktrace_enable_block_rq_requeue(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_block_rq_requeue(kt_probe_block_rq_requeue,
+						       NULL);
+	return unregister_trace_block_rq_requeue(kt_probe_block_rq_requeue,
+						 NULL);
+}
+
+static int ktrace_enable_block_rq_complete(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_block_rq_complete(kt_probe_block_rq_complete,
+							NULL);
+	return unregister_trace_block_rq_complete(kt_probe_block_rq_complete,
+						  NULL);
+}
+
+static int ktrace_enable_block_split(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_block_split(kt_probe_block_split, NULL);
+	return unregister_trace_block_split(kt_probe_block_split, NULL);
+}
 
 static int ktrace_enable_bio_queue(struct ktrace_event *ev, bool on)
 {
 	int ret;
 
 	if (!on) {
-		unregister_trace_block_bio_remap(kt_probe_block_bio_remap, NULL);
-		return unregister_trace_block_bio_queue(kt_probe_block_bio_queue, NULL);
+		unregister_trace_block_bio_remap(kt_probe_block_bio_remap,
+						 NULL);
+		return unregister_trace_block_bio_queue(kt_probe_block_bio_queue,
+							NULL);
 	}
 	ret = register_trace_block_bio_queue(kt_probe_block_bio_queue, NULL);
 	if (ret)
 		return ret;
 	ret = register_trace_block_bio_remap(kt_probe_block_bio_remap, NULL);
 	if (ret)
-		unregister_trace_block_bio_queue(kt_probe_block_bio_queue, NULL);
+		unregister_trace_block_bio_queue(kt_probe_block_bio_queue,
+						 NULL);
 	return ret;
 }
 
@@ -777,23 +921,68 @@ static const struct ktrace_field kt_kswapd_sleep_fields[] = {
  * oom:mark_victim; the comm so that the victim is named even when its
  * fork predates the trace.
  */
-static void kt_probe_mm_vmscan_direct_reclaim_begin(void *data, int order, gfp_t gfp_flags);
-static void kt_probe_mm_vmscan_direct_reclaim_end(void *data, unsigned long nr_reclaimed);
+static void kt_probe_reclaim_begin(void *data, int order, gfp_t gfp_flags);
+static void kt_probe_reclaim_end(void *data, unsigned long nr_reclaimed);
 static void kt_probe_mm_vmscan_kswapd_wake(void *data, int nid, int zid, int order);
 static void kt_probe_mm_vmscan_kswapd_sleep(void *data, int nid);
-static void kt_probe_mm_vmscan_lru_shrink_inactive(void *data, int nid,
-						   unsigned long nr_scanned,
-						   unsigned long nr_reclaimed,
-						   struct reclaim_stat *stat,
-						   int priority, int file);
+static void kt_probe_shrink_inactive(void *data, int nid,
+				     unsigned long nr_scanned,
+				     unsigned long nr_reclaimed,
+				     struct reclaim_stat *stat,
+				     int priority, int file);
 static void kt_probe_mark_victim(void *data, struct task_struct *task, uid_t uid);
 
-KT_TP_ENABLE(mm_vmscan_direct_reclaim_begin)
-KT_TP_ENABLE(mm_vmscan_direct_reclaim_end)
-KT_TP_ENABLE(mm_vmscan_kswapd_wake)
-KT_TP_ENABLE(mm_vmscan_kswapd_sleep)
-KT_TP_ENABLE(mm_vmscan_lru_shrink_inactive)
-KT_TP_ENABLE(mark_victim)
+static int ktrace_enable_mm_vmscan_direct_reclaim_begin(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_mm_vmscan_direct_reclaim_begin(kt_probe_reclaim_begin,
+								     NULL);
+	return unregister_trace_mm_vmscan_direct_reclaim_begin(kt_probe_reclaim_begin,
+							       NULL);
+}
+
+static int ktrace_enable_mm_vmscan_direct_reclaim_end(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_mm_vmscan_direct_reclaim_end(kt_probe_reclaim_end,
+								   NULL);
+	return unregister_trace_mm_vmscan_direct_reclaim_end(kt_probe_reclaim_end,
+							     NULL);
+}
+
+static int ktrace_enable_mm_vmscan_kswapd_wake(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_mm_vmscan_kswapd_wake(kt_probe_mm_vmscan_kswapd_wake,
+							    NULL);
+	return unregister_trace_mm_vmscan_kswapd_wake(kt_probe_mm_vmscan_kswapd_wake,
+						      NULL);
+}
+
+static int ktrace_enable_mm_vmscan_kswapd_sleep(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_mm_vmscan_kswapd_sleep(kt_probe_mm_vmscan_kswapd_sleep,
+							     NULL);
+	return unregister_trace_mm_vmscan_kswapd_sleep(kt_probe_mm_vmscan_kswapd_sleep,
+						       NULL);
+}
+
+static int ktrace_enable_mm_vmscan_lru_shrink_inactive(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_mm_vmscan_lru_shrink_inactive(kt_probe_shrink_inactive,
+								    NULL);
+	return unregister_trace_mm_vmscan_lru_shrink_inactive(kt_probe_shrink_inactive,
+							      NULL);
+}
+
+static int ktrace_enable_mark_victim(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_mark_victim(kt_probe_mark_victim, NULL);
+	return unregister_trace_mark_victim(kt_probe_mark_victim, NULL);
+}
 
 KT_EVENT(kt_ev_reclaim_begin, "vm", "direct_reclaim_begin", KTRACE_CHANNEL_HIGH,
 	 KTRACE_EVENT_COMPACT, kt_reclaim_begin,
@@ -811,14 +1000,14 @@ KT_EVENT(kt_ev_shrink, "vm", "shrink_inactive", KTRACE_CHANNEL_HIGH,
 KT_EVENT(kt_ev_oom, "vm", "oom_kill", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED,
 	 kt_oom, ktrace_enable_mark_victim);
 
-static void kt_probe_mm_vmscan_direct_reclaim_begin(void *data, int order, gfp_t gfp_flags)
+static void kt_probe_reclaim_begin(void *data, int order, gfp_t gfp_flags)
 {
 	ktrace_event_write_compact(&kt_ev_reclaim_begin,
 				   (order & (BIT(KT_ORDER_BITS) - 1)) |
 				   ((__force u32)gfp_flags << KT_ORDER_BITS));
 }
 
-static void kt_probe_mm_vmscan_direct_reclaim_end(void *data, unsigned long nr_reclaimed)
+static void kt_probe_reclaim_end(void *data, unsigned long nr_reclaimed)
 {
 	ktrace_event_write_compact(&kt_ev_reclaim_end, min(nr_reclaimed, U32_MAX));
 }
@@ -834,11 +1023,11 @@ static void kt_probe_mm_vmscan_kswapd_sleep(void *data, int nid)
 	ktrace_event_write_compact(&kt_ev_kswapd_sleep, nid & 1023);
 }
 
-static void kt_probe_mm_vmscan_lru_shrink_inactive(void *data, int nid,
-						   unsigned long nr_scanned,
-						   unsigned long nr_reclaimed,
-						   struct reclaim_stat *stat,
-						   int priority, int file)
+static void kt_probe_shrink_inactive(void *data, int nid,
+				     unsigned long nr_scanned,
+				     unsigned long nr_reclaimed,
+				     struct reclaim_stat *stat,
+				     int priority, int file)
 {
 	struct kt_shrink e;
 
@@ -884,8 +1073,21 @@ static void kt_probe_net_dev_xmit(void *data, struct sk_buff *skb, int rc,
 				  struct net_device *dev, unsigned int skb_len);
 static void kt_probe_netif_receive_skb(void *data, struct sk_buff *skb);
 
-KT_TP_ENABLE(net_dev_xmit)
-KT_TP_ENABLE(netif_receive_skb)
+static int ktrace_enable_net_dev_xmit(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_net_dev_xmit(kt_probe_net_dev_xmit, NULL);
+	return unregister_trace_net_dev_xmit(kt_probe_net_dev_xmit, NULL);
+}
+
+static int ktrace_enable_netif_receive_skb(struct ktrace_event *ev, bool on)
+{
+	if (on)
+		return register_trace_netif_receive_skb(kt_probe_netif_receive_skb,
+							NULL);
+	return unregister_trace_netif_receive_skb(kt_probe_netif_receive_skb,
+						  NULL);
+}
 
 KT_EVENT(kt_ev_xmit, "net", "xmit", KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT,
 	 kt_net, ktrace_enable_net_dev_xmit);

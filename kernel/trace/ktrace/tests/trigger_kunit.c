@@ -22,6 +22,7 @@
 #include <linux/timer.h>
 
 #include "ktrace_internal.h"
+#include "latency.h"
 #include "trigger.h"
 
 struct parse_case {

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace clock: the trace clock, at the bottom of ktrace; the buffers, the
+ * channels and everything above them read it, and it calls nothing of
+ * ktrace.
+ *
+ * Events carry a 27-bit truncated clock, (clock >> shift) & (2^27 - 1), and
+ * full 64-bit timestamp records are written inline whenever the bits above
+ * that range change.  The raw clock is the TSC where it is constant and
+ * synchronized across CPUs (cheap, NMI-safe), else the NMI-safe fast
+ * CLOCK_MONOTONIC accessor.  The shift is chosen once at boot as the largest
+ * that keeps one unit at or below KTRACE_CLOCK_MAX_UNIT_NS: the coarser the
+ * unit, the longer the 27-bit range and the fewer timestamp records.
+ */
+#define pr_fmt(fmt) "ktrace: " fmt
+
+#include <linux/init.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/time64.h>
+#include <kunit/visibility.h>
+#ifdef CONFIG_X86
+#include <linux/cpufeature.h>
+#include <asm/tsc.h>
+#endif
+
+#include "clock.h"
+
+/* Set at boot; changed under ktrace_mutex with writers stopped. */
+struct ktrace_clock_info ktrace_clock = {
+	.name = "mono",
+	.freq_hz = NSEC_PER_SEC,
+};
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock);
+DEFINE_STATIC_KEY_FALSE(ktrace_clock_tsc);
+DEFINE_STATIC_KEY_FALSE(ktrace_clock_emulated);
+
+/**
+ * ktrace_clock_shift() - choose the truncation shift of the trace clock
+ * @freq_hz: frequency of the raw clock in Hz
+ *
+ * One unit of the shifted clock lasts (1 << shift) / @freq_hz seconds.  The
+ * shift returned is the largest for which that is at most
+ * %KTRACE_CLOCK_MAX_UNIT_NS nanoseconds.  A clock slower than one count per
+ * %KTRACE_CLOCK_MAX_UNIT_NS nanoseconds, or of unknown (zero) frequency, is
+ * not shifted at all.
+ *
+ * Return: the shift, 0 to 34.
+ */
+unsigned int ktrace_clock_shift(u64 freq_hz)
+{
+	/*
+	 * (1 << s) * NSEC_PER_SEC <= MAX_UNIT_NS * freq_hz holds for
+	 * s <= log2(MAX_UNIT_NS * freq_hz / NSEC_PER_SEC), and the floor of
+	 * log2(x) equals ilog2(floor(x)) for x >= 1.
+	 */
+	u64 units = min_t(u64, freq_hz, U64_MAX / KTRACE_CLOCK_MAX_UNIT_NS) *
+		    KTRACE_CLOCK_MAX_UNIT_NS;
+	u64 ratio = div64_u64(units, NSEC_PER_SEC);
+
+	return ratio ? ilog2(ratio) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_shift);
+
+/**
+ * ktrace_clock_emulate() - CLOCK_MONOTONIC in counts of a given rate
+ * @mono_ns: CLOCK_MONOTONIC, nanoseconds
+ * @c: the clock, with @c->emu_ns, @c->emu_raw and @c->emu_mult set by
+ *	ktrace_clock_emulate_from()
+ *
+ * Return: the raw count @mono_ns corresponds to: @c->emu_raw at
+ * @c->emu_ns, advancing at @c->freq_hz (and never less than @c->emu_raw).
+ */
+notrace u64 ktrace_clock_emulate(u64 mono_ns, const struct ktrace_clock_info *c)
+{
+	if (mono_ns <= c->emu_ns)
+		return c->emu_raw;
+	return c->emu_raw + mul_u64_u32_shr(mono_ns - c->emu_ns, c->emu_mult,
+					    KTRACE_EMU_SHIFT);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_emulate);
+
+/**
+ * ktrace_clock_emulate_from() - continue a raw clock with CLOCK_MONOTONIC
+ * @c: the clock; its rate and shift are kept
+ * @now_ns: CLOCK_MONOTONIC now
+ * @now_raw: the raw clock now
+ *
+ * From here on ktrace_clock_emulate() gives @c's counts: trace clock
+ * values keep their unit, and go on from where the raw clock was.
+ */
+void ktrace_clock_emulate_from(struct ktrace_clock_info *c, u64 now_ns,
+			       u64 now_raw)
+{
+	c->emu_ns = now_ns;
+	c->emu_raw = now_raw;
+	/* Below 2^32 for any rate below 256 GHz. */
+	c->emu_mult = min_t(u64, U32_MAX,
+			    div_u64(c->freq_hz << KTRACE_EMU_SHIFT, NSEC_PER_SEC));
+	c->name = "tsc-mono";
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_emulate_from);
+
+/* A reference instant of the trace clock, for ktrace_clock_ns(). */
+static u64 ktrace_ref_clock;
+static u64 ktrace_ref_mono_ns;
+
+/**
+ * ktrace_clock_set_ref() - take a reference instant of the trace clock
+ *
+ * Taken at boot and at every start, so that TSC-based times stay close to
+ * CLOCK_MONOTONIC even as the two drift apart over weeks.  When the trace
+ * clock is CLOCK_MONOTONIC itself, the reference is exact by construction,
+ * so that times convert back to what was read.
+ */
+void ktrace_clock_set_ref(void)
+{
+	u64 clock = ktrace_clock_read();
+
+	WRITE_ONCE(ktrace_ref_clock, clock);
+	if (static_branch_likely(&ktrace_clock_tsc) ||
+	    static_branch_unlikely(&ktrace_clock_emulated))
+		WRITE_ONCE(ktrace_ref_mono_ns, ktime_get_mono_fast_ns());
+	else
+		WRITE_ONCE(ktrace_ref_mono_ns, clock << ktrace_clock.shift);
+}
+
+/**
+ * ktrace_clock_get_ref() - the reference instant ktrace_clock_ns() uses
+ * @clock: the trace clock then
+ * @mono_ns: CLOCK_MONOTONIC then
+ *
+ * For the metadata, so that decoders convert exactly as the kernel does.
+ */
+void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns)
+{
+	*clock = READ_ONCE(ktrace_ref_clock);
+	*mono_ns = READ_ONCE(ktrace_ref_mono_ns);
+}
+
+/**
+ * ktrace_clock_ns() - a trace clock value in CLOCK_MONOTONIC nanoseconds
+ * @clock: a full (shifted) trace clock value
+ *
+ * Return: the time in nanoseconds of CLOCK_MONOTONIC.
+ */
+u64 ktrace_clock_ns(u64 clock)
+{
+	u64 ref = READ_ONCE(ktrace_ref_clock), mono = READ_ONCE(ktrace_ref_mono_ns);
+	u64 delta;
+
+	if (clock >= ref) {
+		delta = mul_u64_u64_div_u64((clock - ref) << ktrace_clock.shift,
+					    NSEC_PER_SEC, ktrace_clock.freq_hz);
+		return mono + delta;
+	}
+	delta = mul_u64_u64_div_u64((ref - clock) << ktrace_clock.shift,
+				    NSEC_PER_SEC, ktrace_clock.freq_hz);
+	return mono > delta ? mono - delta : 0;
+}
+
+/**
+ * ktrace_clock_delta_ns() - a duration of the trace clock in nanoseconds
+ * @units: the duration, in (shifted) trace clock units
+ *
+ * Return: nanoseconds.
+ */
+u64 ktrace_clock_delta_ns(u64 units)
+{
+	return mul_u64_u64_div_u64(units << ktrace_clock.shift, NSEC_PER_SEC,
+				   ktrace_clock.freq_hz);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_delta_ns);
+
+/**
+ * ktrace_clock_units() - a duration in nanoseconds in trace clock units
+ * @ns: the duration; at most an hour, so that nothing overflows
+ *
+ * Return: the (shifted) trace clock units, rounded down.
+ */
+u64 ktrace_clock_units(u64 ns)
+{
+	return mul_u64_u64_div_u64(ns, ktrace_clock.freq_hz, NSEC_PER_SEC) >>
+	       ktrace_clock.shift;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_units);
+
+/**
+ * ktrace_clock_init() - choose the trace clock
+ *
+ * At boot, before any channel exists: the TSC where it is constant,
+ * non-stop and trusted, else CLOCK_MONOTONIC; then the shift and the first
+ * reference instant.
+ */
+void __init ktrace_clock_init(void)
+{
+#ifdef CONFIG_X86
+	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+	    boot_cpu_has(X86_FEATURE_NONSTOP_TSC) &&
+	    !check_tsc_unstable() && tsc_khz) {
+		ktrace_clock.name = "tsc";
+		ktrace_clock.freq_hz = (u64)tsc_khz * 1000;
+		static_branch_enable(&ktrace_clock_tsc);
+	}
+#endif
+	ktrace_clock.shift = ktrace_clock_shift(ktrace_clock.freq_hz);
+	ktrace_clock_set_ref();
+}
+
+/**
+ * ktrace_clock_check() - give up the TSC if it was found unstable
+ *
+ * Called with writers stopped, by the one caller that changes the tracing
+ * state (under ktrace_mutex, which this layer below it does not know of).
+ * When the kernel has
+ * marked the TSC unstable (clocksource watchdog, TSC sync check), the
+ * trace clock goes on from the TSC's last value in CLOCK_MONOTONIC scaled
+ * to the TSC's rate: its unit, and so the trace's metadata, stay the same,
+ * and no trace clock value goes back.
+ *
+ * Return: true if the clock changed.
+ */
+bool ktrace_clock_check(void)
+{
+#ifdef CONFIG_X86
+	if (!static_branch_likely(&ktrace_clock_tsc) || !check_tsc_unstable())
+		return false;
+	ktrace_clock_emulate_from(&ktrace_clock, ktime_get_mono_fast_ns(),
+				  get_cycles());
+	static_branch_enable(&ktrace_clock_emulated);
+	static_branch_disable(&ktrace_clock_tsc);
+	pr_warn("TSC unstable: trace clock now CLOCK_MONOTONIC at the TSC's rate\n");
+	return true;
+#else
+	return false;
+#endif
+}

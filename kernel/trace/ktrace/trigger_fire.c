@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktrace triggers: the firing, its lockless log and the trigger_pipe
+ * reader of that log, and the stop a firing asks for.
+ *
+ * When the cause of an armed trigger happens while tracing, its hook calls
+ * ktrace_trigger_fire(), which counts it and, at the count-th occurrence:
+ *
+ *   1. writes a ktrace:trigger record into the high-rate channel, which
+ *      in overwrite and hybrid mode always has room;
+ *   2. emits the ktrace_trigger tracepoint for ftrace, perf and BPF;
+ *   3. for action=stop without delay, closes the writers' gate at once
+ *      (ktrace_freeze()), so that nothing after the bug overwrites the
+ *      history before it;
+ *   4. logs the firing for trigger_pipe readers;
+ *   5. queues an irq_work, which wakes those readers and queues the work
+ *      that stops the trace (after delay=), making it readable.
+ *
+ * Steps 1 to 5 take no lock and allocate nothing, so a trigger can fire
+ * from any context: an NMI, the die notifier of an oops, a tracepoint
+ * probe with the runqueue lock held.  One action=stop firing per trace:
+ * once one has fired, the causes of the others are only counted, until
+ * the next start.
+ */
+#define pr_fmt(fmt) "ktrace: " fmt
+
+#include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_buf.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/ktrace.h>
+
+#include "event.h"
+#include "ktrace_internal.h"
+#include "trigger.h"
+
+/*
+ * The trigger record: ktrace:trigger in the high-rate channel.  pid and
+ * comm name the task concerned, not the running one.
+ */
+struct kt_trigger_rec {
+	char trigger[16];
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+	u64 value;
+	u32 fired;
+	u8 action;
+	char reason[];
+} __packed;
+
+static const struct ktrace_enum_value ktrace_action_values[] = {
+	{ KTRACE_ACTION_STOP, "stop" },
+	{ KTRACE_ACTION_MARK, "mark" },
+};
+
+static const struct ktrace_field ktrace_trigger_fields[] = {
+	{ .name = "trigger", .offset = offsetof(struct kt_trigger_rec, trigger),
+	  .size = 16, .display = KTRACE_DISPLAY_STRING },
+	{ .name = "pid", .offset = offsetof(struct kt_trigger_rec, pid),
+	  .size = 4, .display = KTRACE_DISPLAY_PID },
+	{ .name = "comm", .offset = offsetof(struct kt_trigger_rec, comm),
+	  .size = TASK_COMM_LEN, .display = KTRACE_DISPLAY_STRING },
+	{ .name = "value", .offset = offsetof(struct kt_trigger_rec, value),
+	  .size = 8, .display = KTRACE_DISPLAY_DEC },
+	{ .name = "fired", .offset = offsetof(struct kt_trigger_rec, fired),
+	  .size = 4, .display = KTRACE_DISPLAY_DEC },
+	{ .name = "action", .offset = offsetof(struct kt_trigger_rec, action),
+	  .size = 1, .display = KTRACE_DISPLAY_ENUM,
+	  .values = ktrace_action_values, .nr_values = ARRAY_SIZE(ktrace_action_values) },
+	{ .name = "reason", .offset = offsetof(struct kt_trigger_rec, reason),
+	  .size = 0, .display = KTRACE_DISPLAY_STRING },
+};
+
+/* A trigger fired: written whenever one does, unless disabled under events/. */
+static struct ktrace_event ktrace_event_trigger = {
+	.group = "ktrace",
+	.name = "trigger",
+	.channel = KTRACE_CHANNEL_HIGH,
+	.kind = KTRACE_EVENT_EXPANDED,
+	.fields = ktrace_trigger_fields,
+	.nr_fields = ARRAY_SIZE(ktrace_trigger_fields),
+	.enabled = true,
+};
+
+/*
+ * The firings, for trigger_pipe: a ring that writers fill locklessly from
+ * any context, each slot published by its sequence number (position + 1)
+ * once written; a reader that finds a different number there lost that
+ * firing to a later one.
+ */
+#define KTRACE_FIRINGS	64
+
+struct ktrace_firing {
+	unsigned long seq;
+	u64 time_ns;
+	char trigger[16];
+	char comm[TASK_COMM_LEN];
+	u32 pid;
+	u32 fired;
+	u64 value;
+	u8 action;
+	char reason[KTRACE_TRIGGER_REASON_MAX];
+};
+
+static struct ktrace_firing ktrace_firings[KTRACE_FIRINGS];
+static atomic_long_t ktrace_firings_head = ATOMIC_LONG_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(ktrace_pipe_wait);
+
+/**
+ * struct ktrace_trigger_pipe - the consuming reader of the firings
+ * @lock: serializes trigger_pipe readers: each line goes to one of them
+ * @pos: the next firing to read
+ * @buf: the line being read, over @line
+ * @done: bytes of it read already
+ * @line: its text
+ *
+ * One for all the readers, as ftrace's trace_pipe: reading consumes.
+ */
+struct ktrace_trigger_pipe {
+	/* Serializes trigger_pipe readers: the position and the pending line. */
+	struct mutex lock;
+	unsigned long pos;
+	struct seq_buf buf;
+	size_t done;
+	char line[KTRACE_TRIGGER_REASON_MAX * 4 + 256];
+};
+
+static struct ktrace_trigger_pipe ktrace_pipe = {
+	.lock = __MUTEX_INITIALIZER(ktrace_pipe.lock),
+};
+
+/*
+ * The stop a trigger asked for: the generation of the trace it froze
+ * (at most one per trace, claimed by cmpxchg), the delay, and when the
+ * cause happened, for the log line that measures the freeze.
+ */
+static atomic_long_t ktrace_stop_gen = ATOMIC_LONG_INIT(0);
+static atomic_t ktrace_stop_requested = ATOMIC_INIT(0);
+static unsigned int ktrace_stop_delay_ms;
+static u64 ktrace_stop_cause_ns;
+static u64 ktrace_stop_frozen_ns;
+static const char *ktrace_stop_trigger;
+
+static void ktrace_trigger_stop_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ktrace_stop_work, ktrace_trigger_stop_fn);
+
+/**
+ * ktrace_trigger_stop_cancel() - forget the stop an earlier trace asked for
+ *
+ * Called at a start, with ktrace_mutex held, before the writers' gate
+ * opens: the stop work an earlier trace's trigger queued would find that
+ * trace stopped already, but a delay= keeps it pending for up to ten
+ * minutes.
+ */
+void ktrace_trigger_stop_cancel(void)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	/*
+	 * Not the _sync variant: the work takes ktrace_mutex.  Running
+	 * already, it read the generation of an earlier trace, and
+	 * ktrace_stop_frozen() finds it ended.
+	 */
+	cancel_delayed_work(&ktrace_stop_work);
+}
+
+/*
+ * From any context: wake trigger_pipe readers, queue the stop.  The stop
+ * work may still be pending for an earlier trace (a delay= of up to ten
+ * minutes, then a stop and a start): queue_delayed_work() would leave it
+ * at its old time, and this trace frozen until then.  mod_delayed_work()
+ * sets the time of this request; the work stops whichever trace claimed
+ * ktrace_stop_gen last, this one.
+ */
+static void ktrace_trigger_irq_work_fn(struct irq_work *work)
+{
+	wake_up_interruptible(&ktrace_pipe_wait);
+	if (atomic_xchg(&ktrace_stop_requested, 0))
+		mod_delayed_work(system_unbound_wq, &ktrace_stop_work,
+				 msecs_to_jiffies(READ_ONCE(ktrace_stop_delay_ms)));
+}
+
+static DEFINE_IRQ_WORK(ktrace_trigger_irq_work, ktrace_trigger_irq_work_fn);
+
+static void ktrace_trigger_stop_fn(struct work_struct *work)
+{
+	unsigned long gen = atomic_long_read(&ktrace_stop_gen);
+	u64 cause = READ_ONCE(ktrace_stop_cause_ns), frozen;
+
+	if (!READ_ONCE(ktrace_stop_frozen_ns))
+		WRITE_ONCE(ktrace_stop_frozen_ns, ktime_get_mono_fast_ns());
+	if (!ktrace_stop_frozen(gen))
+		return;
+	frozen = READ_ONCE(ktrace_stop_frozen_ns);
+	pr_info("trigger %s: trace frozen %llu ns and stopped %llu us after the cause\n",
+		READ_ONCE(ktrace_stop_trigger), frozen - cause,
+		div_u64(ktime_get_mono_fast_ns() - cause, NSEC_PER_USEC));
+}
+
+/* Log a firing for trigger_pipe; any context. */
+static void ktrace_trigger_log(const struct kt_trigger_rec *rec, size_t reason_len,
+			       u64 now)
+{
+	unsigned long pos = atomic_long_fetch_inc(&ktrace_firings_head);
+	struct ktrace_firing *f = &ktrace_firings[pos % KTRACE_FIRINGS];
+
+	WRITE_ONCE(f->seq, 0);
+	/* The slot is taken before it is changed: pairs with the reader's smp_rmb(). */
+	smp_wmb();
+	f->time_ns = now;
+	memcpy(f->trigger, rec->trigger, sizeof(f->trigger));
+	memcpy(f->comm, rec->comm, sizeof(f->comm));
+	f->pid = rec->pid;
+	f->fired = rec->fired;
+	f->value = rec->value;
+	f->action = rec->action;
+	memcpy(f->reason, rec->reason, reason_len);
+	f->reason[reason_len] = '\0';
+	/* Publish: the fields before the number, for the acquire of the reader. */
+	smp_store_release(&f->seq, pos + 1);
+}
+
+/**
+ * ktrace_trigger_fire() - the cause of a trigger happened
+ * @t: the trigger
+ * @cause: who, what was measured and why
+ *
+ * Any context, NMI included: no lock, no allocation (see the top of this
+ * file).
+ *
+ * Return: 0 if it was counted (and fired, if it was the count-th or a
+ * later one, and no action=stop firing was already under way); -EAGAIN
+ * when not tracing.
+ */
+int ktrace_trigger_fire(struct ktrace_trigger *t,
+			const struct ktrace_trigger_cause *cause)
+{
+	u8 buf[sizeof(struct kt_trigger_rec) + KTRACE_TRIGGER_REASON_MAX] = {};
+	struct kt_trigger_rec *rec = (struct kt_trigger_rec *)buf;
+	bool stop = t->spec.action == KTRACE_ACTION_STOP;
+	unsigned long gen, old;
+	const char *name;
+	size_t len;
+	u64 now;
+
+	if (!READ_ONCE(ktrace_tracing))
+		return -EAGAIN;
+	if ((unsigned int)atomic_inc_return(&t->hits) < t->spec.count)
+		return 0;
+	if (stop) {
+		gen = ktrace_generation_read();
+		old = atomic_long_read(&ktrace_stop_gen);
+		if (old == gen || atomic_long_cmpxchg(&ktrace_stop_gen, old, gen) != old)
+			return 0;
+	}
+	now = ktime_get_mono_fast_ns();
+	name = ktrace_trigger_slot_name(ktrace_trigger_slot(&t->spec));
+	strscpy_pad(rec->trigger, name, sizeof(rec->trigger));
+	rec->pid = cause->pid;
+	if (cause->comm)
+		strscpy_pad(rec->comm, cause->comm, sizeof(rec->comm));
+	else if (cause->task)
+		/* Locklessly, as tracepoints do: the OOM killer holds task_lock. */
+		memcpy(rec->comm, cause->task->comm, sizeof(rec->comm));
+	rec->value = cause->value;
+	rec->fired = atomic_inc_return(&t->fired);
+	rec->action = t->spec.action;
+	len = strnlen(cause->reason ?: "", KTRACE_TRIGGER_REASON_MAX - 1);
+	memcpy(rec->reason, cause->reason ?: "", len);
+
+	if (READ_ONCE(ktrace_event_trigger.enabled))
+		ktrace_event_write(&ktrace_event_trigger, rec, sizeof(*rec) + len + 1);
+	trace_ktrace_trigger(rec->trigger, rec->reason, rec->pid, rec->comm,
+			     rec->value);
+	if (stop) {
+		WRITE_ONCE(ktrace_stop_trigger, name);
+		WRITE_ONCE(ktrace_stop_cause_ns, now);
+		WRITE_ONCE(ktrace_stop_delay_ms, t->spec.delay_ms);
+		if (!t->spec.delay_ms) {
+			ktrace_freeze();
+			WRITE_ONCE(ktrace_stop_frozen_ns, ktime_get_mono_fast_ns());
+		} else {
+			WRITE_ONCE(ktrace_stop_frozen_ns, 0);
+		}
+		atomic_set(&ktrace_stop_requested, 1);
+	}
+	ktrace_trigger_log(rec, len, now);
+	irq_work_queue(&ktrace_trigger_irq_work);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_fire);
+
+/* Under ktrace_pipe.lock: format the next firing; false if there is none yet. */
+static bool ktrace_pipe_next(void)
+{
+	unsigned long head = atomic_long_read(&ktrace_firings_head), seq;
+	struct ktrace_firing *f, copy;
+	u32 rem;
+
+	seq_buf_init(&ktrace_pipe.buf, ktrace_pipe.line, sizeof(ktrace_pipe.line));
+	ktrace_pipe.done = 0;
+	if (head - ktrace_pipe.pos > KTRACE_FIRINGS) {
+		seq_buf_printf(&ktrace_pipe.buf, "# %lu firings lost\n",
+			       head - KTRACE_FIRINGS - ktrace_pipe.pos);
+		ktrace_pipe.pos = head - KTRACE_FIRINGS;
+		return true;
+	}
+	if (head == ktrace_pipe.pos)
+		return false;
+	f = &ktrace_firings[ktrace_pipe.pos % KTRACE_FIRINGS];
+	/* Pairs with the writer's release: the fields are those of seq. */
+	seq = smp_load_acquire(&f->seq);
+	if (seq != ktrace_pipe.pos + 1) {
+		/* Being written (0 or older), or overwritten already. */
+		if (!seq || seq < ktrace_pipe.pos + 1)
+			return false;
+		seq_buf_puts(&ktrace_pipe.buf, "# 1 firings lost\n");
+		ktrace_pipe.pos++;
+		return true;
+	}
+	copy = *f;
+	/* The copy before the check: pairs with the smp_wmb() of the writer. */
+	smp_rmb();
+	ktrace_pipe.pos++;
+	if (READ_ONCE(f->seq) != seq) {
+		seq_buf_puts(&ktrace_pipe.buf, "# 1 firings lost\n");
+		return true;
+	}
+	copy.time_ns = div_u64_rem(copy.time_ns, NSEC_PER_SEC, &rem);
+	seq_buf_printf(&ktrace_pipe.buf,
+		       "%llu.%09u %.*s action=%s fired=%u pid=%u comm=",
+		       copy.time_ns, rem, (int)sizeof(copy.trigger), copy.trigger,
+		       ktrace_trigger_action_name(copy.action), copy.fired, copy.pid);
+	ktrace_ascii_string(&ktrace_pipe.buf, copy.comm,
+			    strnlen(copy.comm, sizeof(copy.comm)));
+	seq_buf_printf(&ktrace_pipe.buf, " value=%llu reason=", copy.value);
+	ktrace_ascii_string(&ktrace_pipe.buf, copy.reason,
+			    strnlen(copy.reason, sizeof(copy.reason)));
+	seq_buf_putc(&ktrace_pipe.buf, '\n');
+	return true;
+}
+
+/**
+ * ktrace_trigger_pipe_ready() - tell whether a firing waits for a reader
+ *
+ * Return: true if trigger_pipe has a line to read (or one being written).
+ */
+bool ktrace_trigger_pipe_ready(void)
+{
+	return atomic_long_read(&ktrace_firings_head) != READ_ONCE(ktrace_pipe.pos);
+}
+
+/**
+ * ktrace_trigger_pipe_waitq() - where trigger_pipe readers wait
+ *
+ * Return: the wait queue woken at every firing, for poll().
+ */
+struct wait_queue_head *ktrace_trigger_pipe_waitq(void)
+{
+	return &ktrace_pipe_wait;
+}
+
+/**
+ * ktrace_trigger_pipe_read() - read firings, one line each
+ * @ubuf: where to
+ * @cnt: at most this many bytes
+ * @nonblock: fail with -EAGAIN rather than wait for a firing
+ *
+ * Consuming, as ftrace's trace_pipe: each line goes to one reader.
+ *
+ * Return: the bytes read, whole lines unless @cnt is smaller than one;
+ * -EAGAIN, -EINTR or -EFAULT.
+ */
+ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock)
+{
+	size_t copied = 0, len, used;
+	ssize_t ret = 0;
+
+	if (mutex_lock_interruptible(&ktrace_pipe.lock))
+		return -EINTR;
+	while (copied < cnt) {
+		used = seq_buf_used(&ktrace_pipe.buf);
+		if (ktrace_pipe.done == used && !ktrace_pipe_next()) {
+			if (copied)
+				break;
+			if (nonblock) {
+				ret = -EAGAIN;
+				break;
+			}
+			mutex_unlock(&ktrace_pipe.lock);
+			/* A slot being written: wait a tick for it. */
+			if (ktrace_trigger_pipe_ready())
+				ret = schedule_timeout_interruptible(1) ? -EINTR : 0;
+			else
+				ret = wait_event_interruptible(ktrace_pipe_wait,
+							       ktrace_trigger_pipe_ready());
+			if (ret || signal_pending(current))
+				return -EINTR;
+			if (mutex_lock_interruptible(&ktrace_pipe.lock))
+				return -EINTR;
+			continue;
+		}
+		used = seq_buf_used(&ktrace_pipe.buf);
+		len = min(cnt - copied, used - ktrace_pipe.done);
+		if (copied && len < used - ktrace_pipe.done)
+			break;
+		if (copy_to_user(ubuf + copied, ktrace_pipe.line + ktrace_pipe.done, len)) {
+			ret = -EFAULT;
+			break;
+		}
+		ktrace_pipe.done += len;
+		copied += len;
+	}
+	mutex_unlock(&ktrace_pipe.lock);
+	return copied ? copied : ret;
+}
+
+static int __init ktrace_trigger_fire_init(void)
+{
+	int ret;
+
+	seq_buf_init(&ktrace_pipe.buf, ktrace_pipe.line, sizeof(ktrace_pipe.line));
+	ret = ktrace_event_register(&ktrace_event_trigger);
+	if (ret)
+		pr_warn("no ktrace:trigger event: %d\n", ret);
+	return 0;
+}
+core_initcall(ktrace_trigger_fire_init);
