@@ -1257,7 +1257,8 @@ static int lat_run(struct lat *l, const char *path)
 			lt->alias_from = malloc(KTF_MAX_CPUS * sizeof(*lt->alias_from));
 			lt->alias_to = calloc(KTF_MAX_CPUS, sizeof(*lt->alias_to));
 			if (lt->alias_from)
-				memset(lt->alias_from, 0xff, KTF_MAX_CPUS * sizeof(*lt->alias_from));
+				memset(lt->alias_from, 0xff,
+				       KTF_MAX_CPUS * sizeof(*lt->alias_from));
 			l->nomem |= !lt->alias_from || !lt->alias_to;
 		}
 		if (l->kind == LAT_TIMER) {

@@ -1083,7 +1083,8 @@ int cmd_report(int argc, char **argv)
 			ret = 0;
 	}
 	if (ret && f.multi)
-		fprintf(stderr, "ktrace report: an event of -e is in none of the traces' metadata\n");
+		fprintf(stderr,
+			"ktrace report: an event of -e is in none of the traces' metadata\n");
 	if (!ret && f.base != TB_MONO && !f.multi) {
 		if (!t->have_clock || !t->clock.ref_real_ns) {
 			fprintf(stderr,

@@ -1393,9 +1393,9 @@ static void set_host(struct kt_trace *t)
 		return;
 	}
 	if (u) {
-		u += strcspn(u, " \n");
+		u += strcspn(u, "\n ");
 		u += strspn(u, " ");
-		len = strcspn(u, " \n");
+		len = strcspn(u, "\n ");
 		if (len && len < sizeof(t->host)) {
 			memcpy(t->host, u, len);
 			t->host[len] = '\0';
@@ -1476,12 +1476,12 @@ int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg)
  */
 int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths)
 {
-	static char *dflt[] = { "ktrace.dat" };
+	char *dflt = "ktrace.dat";
 	unsigned int i, j;
 
 	if (!nr) {
 		nr = 1;
-		paths = dflt;
+		paths = &dflt;
 	}
 	for (i = 0; i < s->nr_offsets; i++) {
 		for (j = 0; j < (unsigned int)nr; j++)

@@ -93,6 +93,17 @@ static void ktrace_stop_writers(void)
 }
 
 /*
+ * ktrace_clock_check() rewrites the clock the writers read: only with
+ * ktrace_mutex held and the writers stopped, which the clock's layer,
+ * below the mutex's, cannot assert itself.
+ */
+static void ktrace_clock_recheck(void)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	ktrace_clock_check();
+}
+
+/*
  * The TSC can be marked unstable while a trace runs for weeks: then the
  * writers are stopped for one RCU grace period while the clock changes,
  * every buffer writes a timestamp record before its next event, and the
@@ -106,7 +117,7 @@ static void ktrace_clock_watch(struct work_struct *work)
 #ifdef CONFIG_X86
 	if (check_tsc_unstable()) {
 		ktrace_stop_writers();
-		ktrace_clock_check();
+		ktrace_clock_recheck();
 		ktrace_channels_clock_changed();
 		ktrace_start_writers();
 		goto out;
@@ -258,7 +269,7 @@ int ktrace_set_enabled(bool on)
 	if (on) {
 		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K);
 		if (!ret) {
-			ktrace_clock_check();
+			ktrace_clock_recheck();
 			/* Every start begins with a timestamp record. */
 			ktrace_channels_clock_changed();
 			gen = ktrace_generation + 1;
@@ -474,6 +485,10 @@ static int __init ktrace_init(void)
 	int ret;
 
 	ktrace_clock_init();
+	/* The channels hold the mode too: told the core's default, not their own. */
+	mutex_lock(&ktrace_mutex);
+	ktrace_channels_set_mode(ktrace_mode);
+	mutex_unlock(&ktrace_mutex);
 	ret = ktrace_channels_init();
 	if (ret)
 		pr_warn("no CPU hotplug support: %d\n", ret);

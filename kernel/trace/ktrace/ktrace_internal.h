@@ -172,7 +172,6 @@ unsigned long ktrace_statedump_dropped(void);
 #define KTRACE_TRIGGER_SPEC_MAX		128
 #define KTRACE_TRIGGER_REASON_MAX	128
 int ktrace_trigger_write(char *spec);
-void ktrace_triggers_start(void);
 struct seq_file;
 struct wait_queue_head;
 void ktrace_triggers_show(struct seq_file *m);

@@ -273,7 +273,7 @@ out:
  * something while tracing (the scan timers of the latency triggers,
  * which stop while not tracing).
  */
-void ktrace_triggers_start(void)
+static void ktrace_triggers_start(void)
 {
 	const struct ktrace_trigger_ops *ops;
 	struct ktrace_trigger *t;

@@ -1462,7 +1462,8 @@ static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 		d.sector = 1000 + i * 8;
 		sb_expanded(c0, BLK_MAJOR, 1, t, &d, sizeof(d));
 		sb_compact(c0, AN_INSERT, t + 5000, ktrace_blk_key(&d));
-		evs[n++] = (struct an_ev){ .clock = t + 20000, .id = AN_ISSUE, .key = ktrace_blk_key(&d) };
+		evs[n++] = (struct an_ev){ .clock = t + 20000, .id = AN_ISSUE,
+					   .key = ktrace_blk_key(&d) };
 		/* 1 ms each, but the 16th: 8 ms. */
 		evs[n++] = (struct an_ev){ .clock = t + 20000 + (i == 15 ? 8000000 : 1000000),
 					   .id = AN_COMPLETE, .key = ktrace_blk_key(&d) };

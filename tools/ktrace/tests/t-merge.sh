@@ -36,7 +36,8 @@ for host, off in (("hostA", 1700000000123456789), ("hostB", 1700000001123456789)
 print("ok")
 PY
 [ "$st" = 0 ] && [ ! -s "$tmp/m.err" ] && grep -qx ok "$tmp/m.why"
-result "report A B: one time order, a HOST column, CLOCK_REALTIME times of each ($((2 * na)) lines)" $?
+result "report A B: one time order, a HOST column, CLOCK_REALTIME times of each \
+($((2 * na)) lines)" $?
 [ "$st" = 0 ] || sed 's/^/# /' "$tmp/m.err"
 grep -qx ok "$tmp/m.why" || sed 's/^/# /' "$tmp/m.why"
 
@@ -60,7 +61,8 @@ result "report --json A B: a host member in every object" $?
 check "report --offset without '=': a usage error" 2 '' \
 	"bad --offset 'x': want FILE=NANOSECONDS" -- report --offset x "$tmp/ma.dat" "$tmp/mb.dat"
 check "report --offset F=1s: a usage error" 2 '' \
-	"bad --offset '$tmp/ma.dat=1s'" -- report --offset "$tmp/ma.dat=1s" "$tmp/ma.dat" "$tmp/mb.dat"
+	"bad --offset '$tmp/ma.dat=1s'" \
+	-- report --offset "$tmp/ma.dat=1s" "$tmp/ma.dat" "$tmp/mb.dat"
 check "report --offset of a file not given: a usage error" 2 '' \
 	"report: --offset $tmp/nosuch.dat: not a file of the command" \
 	-- report --offset "$tmp/nosuch.dat=5" "$tmp/ma.dat" "$tmp/mb.dat"

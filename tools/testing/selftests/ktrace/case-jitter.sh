@@ -31,7 +31,9 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-dmesg_start=$(dmesg | wc -l)
+# The runner's timeout sends TERM, after which sh runs no EXIT trap of itself.
+trap 'exit 1' INT TERM HUP
+dmesg_start=$(dmesg_mark)
 PERIOD_US=20000
 OFF_US=80000
 

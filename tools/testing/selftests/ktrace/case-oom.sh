@@ -42,7 +42,9 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-dmesg_start=$(dmesg | wc -l)
+# The runner's timeout sends TERM, after which sh runs no EXIT trap of itself.
+trap 'exit 1' INT TERM HUP
+dmesg_start=$(dmesg_mark)
 echo -1000 >/proc/self/oom_score_adj
 echo '!oom' >"$KT/triggers" 2>/dev/null
 
@@ -74,8 +76,8 @@ mib=$(($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) / 1024 + 256))
 rc=$?
 HOG=$(cat "$TMP/hog")
 check "record stops at the OOM kill of the hog (SIGKILL)" \
-	"$rc/$(dmesg | tail -n +$((dmesg_start + 1)) | grep -c -E "Killed process [0-9]+")/$(
-	   dmesg | tail -n +$((dmesg_start + 1)) | grep -c -E "Killed process $HOG ")" \
+	"$rc/$(dmesg_since "$dmesg_start" | grep -c -E "Killed process [0-9]+")/$(
+	   dmesg_since "$dmesg_start" | grep -c -E "Killed process $HOG ")" \
 	"137/1/1"
 
 "$BIN" reclaim "$TMP/t.dat" >"$TMP/out" 2>&1

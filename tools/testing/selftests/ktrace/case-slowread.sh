@@ -16,7 +16,7 @@ ktap_set_plan 8
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-dmesg_start=$(dmesg | wc -l)
+dmesg_start=$(dmesg_mark)
 SLEEP_MS=400
 
 # The writer's $i is the inner shell's.

@@ -19,7 +19,9 @@ ktap_set_plan 13
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"; null_blk_del ktslow 2>/dev/null' EXIT
-dmesg_start=$(dmesg | wc -l)
+# The runner's timeout sends TERM, after which sh runs no EXIT trap of itself.
+trap 'exit 1' INT TERM HUP
+dmesg_start=$(dmesg_mark)
 null_blk_del ktslow 2>/dev/null
 DEV=$(null_blk ktslow 100000000)
 if [ -z "$DEV" ] || [ ! -b "/dev/$DEV" ]; then

@@ -91,7 +91,7 @@ check "stats: the metadata of the start, complete" "$(grep '^metadata ' "$KT/sta
 
 # Starts that do not read the low channel fill it (drop mode): a metadata
 # that does not fit is counted, and warned about.
-line=$(dmesg | wc -l)
+line=$(dmesg_mark)
 i=0
 while [ $i -lt 60 ] && [ "$(incomplete)" = "$inc" ]; do
 	echo 1 >"$KT/enable"
@@ -102,7 +102,7 @@ check "stats: a start whose metadata did not fit" \
 	"$(sed -n 's/^metadata records=\([0-9]*\) failed=[1-9][0-9]* incomplete=.*/\1/p' \
 		"$KT/stats") $(incomplete)" "$((records + 1)) $((inc + 1))"
 check "and the kernel log says so" \
-	"$(dmesg | tail -n +$((line + 1)) |
+	"$(dmesg_since "$line" |
 		grep -c 'ktrace: metadata incomplete: [0-9]* of [0-9]* records not written')" 1
 # A mode change frees the buffers.
 echo drop >"$KT/mode"

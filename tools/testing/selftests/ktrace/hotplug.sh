@@ -19,7 +19,7 @@ ktap_set_plan 10
 
 TMP=$(mktemp -d)
 trap 'echo 1 >"$ON"; rm -rf "$TMP"' EXIT
-dmesg_before=$(dmesg | wc -l)
+dmesg_before=$(dmesg_mark)
 
 # marks N PREFIX: N marks "PREFIX-i" written from CPU 1.
 marks() {

@@ -21,7 +21,7 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
-dmesg_start=$(dmesg | wc -l)
+dmesg_start=$(dmesg_mark)
 
 # traced GROUPS CMD...: run CMD with the events of GROUPS on, then the
 # ascii lines of the trace in $TMP/out.

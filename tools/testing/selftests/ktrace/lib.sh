@@ -80,11 +80,25 @@ stat_of() {
 	}' "$KT/stats"
 }
 
+# dmesg_mark: write a line of its own to the kernel log and print it, for
+# dmesg_since.  A count of lines would not do: once the log buffer is full,
+# each new line pushes out an old one and the count stops growing.
+dmesg_mark() {
+	_mark="ktrace-selftest: $(basename "$0") $$ $(date +%s)"
+	echo "$_mark" >/dev/kmsg
+	echo "$_mark"
+}
+
+# dmesg_since MARK: the kernel log after MARK (dmesg_mark).
+dmesg_since() {
+	dmesg | awk -v m="$1" 'f { print } index($0, m) { f = 1 }'
+}
+
 # splats_since LINE: kernel warnings, lockdep and KASAN reports logged
 # after line LINE of dmesg.
 splats_since() {
 	_splat='BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock'
 	_splat="$_splat|possible recursive|sleeping function called|suspicious RCU"
 	_splat="$_splat|lockdep is turned off"
-	dmesg | tail -n +$(($1 + 1)) | grep -c -E "$_splat"
+	dmesg_since "$1" | grep -c -E "$_splat"
 }

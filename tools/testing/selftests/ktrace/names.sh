@@ -15,7 +15,7 @@ ktap_set_plan 11
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-dmesg_start=$(dmesg | wc -l)
+dmesg_start=$(dmesg_mark)
 N=300
 
 # sum CHANNEL KEY: a counter of the stats file, summed over the CPUs.

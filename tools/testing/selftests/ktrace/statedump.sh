@@ -14,7 +14,7 @@ ktap_set_plan 15
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"; kill $SLEEPER 2>/dev/null' EXIT
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
-dmesg_start=$(dmesg | wc -l)
+dmesg_start=$(dmesg_mark)
 
 # A process with known files: fd 3 reads /dev/zero, fd 4 writes a file.
 sh -c "exec sleep 60 3</dev/zero 4>$TMP/file" &

@@ -20,7 +20,7 @@ SECONDS_RUN=${KTRACE_STRESS_SECONDS:-8}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
-dmesg_before=$(dmesg | wc -l)
+dmesg_before=$(dmesg_mark)
 
 TICK=$(sed -n 's/^id: //p' "$KT/events/test/tick/format")
 echo drop >"$KT/mode"

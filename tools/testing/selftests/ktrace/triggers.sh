@@ -16,7 +16,7 @@ ktap_set_plan 82
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-dmesg_start=$(dmesg | wc -l)
+dmesg_start=$(dmesg_mark)
 P=/sys/module/ktrace/parameters
 old_tick=$(cat $P/tick_us)
 
