@@ -648,42 +648,6 @@ static void io_free(struct io *io)
 	free(io->cells);
 }
 
-/* T with a unit: ns, us, ms or s, decimals allowed; -1 if bad or not above 0. */
-static int64_t parse_duration(const char *s)
-{
-	static const struct { const char *unit; int64_t ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-	};
-	unsigned long long whole = 0, frac = 0, scale = 1;
-	unsigned int i;
-	const char *p = s;
-	__int128 v;
-
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		whole = whole * 10 + (*p - '0');
-		if (whole > 1000000000000ULL)
-			return -1;
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (scale < 1000000000ULL) {
-				frac = frac * 10 + (*p - '0');
-				scale *= 10;
-			}
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		if (strcmp(p, units[i].unit))
-			continue;
-		v = (__int128)whole * units[i].ns + (__int128)frac * units[i].ns / scale;
-		/* At most a day: windows longer than a trace say nothing. */
-		return v > 0 && v <= 86400LL * 1000000000 ? (int64_t)v : -1;
-	}
-	return -1;
-}
-
 static const char io_help[] =
 	"usage: ktrace io [-r] [--window T] [-p PID] [--offset FILE=NS]... [FILE...]\n"
 	"\n"
@@ -721,7 +685,10 @@ int cmd_io(int argc, char **argv)
 			io.relative = true;
 			break;
 		case 'w':
-			io.window = parse_duration(optarg);
+			io.window = kt_parse_duration(optarg);
+			/* At most a day: windows longer than a trace say nothing. */
+			if (io.window <= 0 || io.window > 86400LL * 1000000000)
+				io.window = -1;
 			if (io.window < 0) {
 				fprintf(stderr,
 					"ktrace io: bad --window '%s': want a number and a unit, ns, us, ms or s, above 0 and at most a day\n",

@@ -1327,32 +1327,6 @@ static const char latency_help[] =
 	"                  ms or s)\n"
 	"  --offset F=NS   add NS (signed) to the times of trace file F\n";
 
-/* A time with its unit, as the kernel's latency triggers take it. */
-static bool parse_time(const char *s, int64_t *ns)
-{
-	static const struct {
-		const char *unit;
-		uint64_t mult;
-	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
-	unsigned long long v;
-	unsigned int i;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	for (i = 0; !errno && i < ARRAY_SIZE(units); i++) {
-		if (strcmp(end, units[i].unit))
-			continue;
-		if (v > INT64_MAX / units[i].mult)
-			return false;
-		*ns = v * units[i].mult;
-		return true;
-	}
-	return false;
-}
-
 __printf(2, 3)
 static int usage_err(struct kt_set *set, const char *fmt, ...)
 {
@@ -1407,7 +1381,8 @@ int cmd_latency(int argc, char **argv)
 			l.have_pid = true;
 			break;
 		case 'm':
-			if (!parse_time(optarg, &l.min))
+			l.min = kt_parse_duration(optarg);
+			if (l.min < 0)
 				return usage_err(&set,
 						 "bad --min '%s': want a number and a unit: ns, us, ms or s",
 						 optarg);

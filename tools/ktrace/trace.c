@@ -23,6 +23,8 @@
 
 #include "trace.h"
 #include "../../kernel/trace/ktrace/format.h"
+/* After format.h, whose static_assert()s are the C11 ones. */
+#include <linux/kernel.h>		/* tools/include: ARRAY_SIZE() */
 
 #define MAX_WARNINGS	20
 
@@ -1369,6 +1371,45 @@ int64_t kt_real_ns(const struct kt_trace *t, uint64_t ns)
 	if (v > INT64_MAX)
 		return INT64_MAX;
 	return v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
+/**
+ * kt_parse_duration() - a time with its unit, as the latency triggers and
+ *	the analyses' options take it
+ * @s: digits, optionally a fraction, then ns, us, ms or s ("2.5ms")
+ *
+ * Return: the nanoseconds (fractions of a nanosecond dropped), or -1 if
+ * @s is not such a time or is beyond 10^12 of its unit.
+ */
+int64_t kt_parse_duration(const char *s)
+{
+	static const struct { const char *unit; int64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	unsigned long long whole = 0, frac = 0, scale = 1;
+	const char *p = s;
+	unsigned int i;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (*p - '0');
+		if (whole > 1000000000000ULL)
+			return -1;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale < 1000000000ULL) {
+				frac = frac * 10 + (*p - '0');
+				scale *= 10;
+			}
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(p, units[i].unit))
+			return (int64_t)((__int128)whole * units[i].ns +
+					 (__int128)frac * units[i].ns / scale);
+	return -1;
 }
 
 /* @ns, a CLOCK_MONOTONIC time of @t, plus its offset, saturated. */

@@ -224,6 +224,8 @@ int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg);
 int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths);
 void kt_set_close(struct kt_set *s);
 int kt_set_merge(struct kt_set *s, kt_record_fn fn, void *arg);
+/* "2.5ms": ns, us, ms or s after a number; nanoseconds, or -1. */
+int64_t kt_parse_duration(const char *s);
 /* A CLOCK_MONOTONIC time of @t, its offset added (one file), saturated. */
 uint64_t kt_mono_ns(const struct kt_trace *t, uint64_t ns);
 /* CLOCK_REALTIME of a CLOCK_MONOTONIC time of @t, its offset added. */
