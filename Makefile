@@ -12,7 +12,7 @@ help:
 	@echo "make check    every test (KUnit, kselftests, host tests, static checks)"
 	@echo "make bench    benchmarks (ktrace against ftrace in one guest boot)"
 	@echo "make series   write the git-am-able series to out/series/"
-	@echo "make bisect   build the guest kernel at every patch of the series"
+	@echo "make bisect   every patch of the series builds and passes the tests it adds"
 	@echo "make prepare  update the prepared kernel tree in out/src/"
 	@echo "make kernel   build the guest kernel (out/build/guest)"
 	@echo "make boot     boot the guest and run the demo (JOB=run|check)"

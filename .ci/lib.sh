@@ -61,9 +61,20 @@ maintainer_email() {
 		die "git config user.email is not set: it is the series' author and MAINTAINERS M: line"
 }
 
-# An upstream diff as it applies: its @MAINTAINER@ is the maintainer.
+# An upstream diff as it applies: its @MAINTAINER@ is the maintainer
+# (replaced as text, as .ci/series.py does).
 diff_text() {
-	sed "s|@MAINTAINER@|$(maintainer_name) <$(maintainer_email)>|" "$TOP/patches/$1"
+	local name email
+	name=$(maintainer_name) || exit 1
+	email=$(maintainer_email) || exit 1
+	python3 -c 'import sys; sys.stdout.write(open(sys.argv[1]).read().replace("@MAINTAINER@", sys.argv[2]))' \
+		"$TOP/patches/$1" "$name <$email>"
+}
+
+# console_clean DIR: the guest's console (DIR/console.log) holds no splat.
+console_clean() {
+	! grep -E 'BUG:|WARNING:|Oops|KASAN:|possible circular|inconsistent lock|possible recursive|sleeping function called|suspicious RCU|lockdep is turned off|DEBUG_LOCKS_WARN_ON' \
+		"$1/console.log"
 }
 
 # The upstream diffs, in quilt order.

@@ -12,16 +12,20 @@ the order of their N, each on top of the one before.
 A file that grows over the series is added by its first patch; every later
 patch that extends it has a grow diff, patches/grow/MSG-STEM.diff, applied
 forward.  A file is first added as the final file with the grow diffs of the
-later patches reverse-applied.
+later patches reverse-applied.  (patches/grow/buffer.diff for
+patches/msg/buffer.txt.)
 
 Two kinds of file are cut by rule, so that adding a file to a patch stays a
 one-line change of patches/split:
   - Makefile: in an assignment, a word that names a file of the series
     (foo.o or foo for foo.c, foo.sh, dir/), relative to the Makefile's
     directory, is left out until that file exists; an assignment left with
-    none of its series files is left out.
+    none of its series files is left out.  Not understood: a directory
+    without its slash (subdir-y += tests), composite objects (foo-y :=
+    a.o b.o): write those per patch with grow diffs.
   - Kconfig: a "config SYM" entry is left out until a Makefile line that
-    exists uses $(CONFIG_SYM).
+    exists uses $(CONFIG_SYM).  A Kconfig with menu, if, choice, comment
+    or source is refused.
 
 usage: series.py TOP WORKTREE DESTDIR NAME EMAIL
 """
@@ -82,6 +86,11 @@ def diff_text(name):
 
 
 FILES = overlay_files()
+untracked = git('ls-files', '-o', '--exclude-standard', '--', '*/*', cwd=TOP).stdout.split()
+untracked = [f for f in untracked if not re.match(r'(\.ci|patches|out)/', f)]
+if untracked:
+    die('untracked files would be mailed: ' + ' '.join(untracked[:5]) +
+        ': commit or remove them (or ignore them in .gitignore)')
 DIFFS = series_diffs()
 
 # --- the split ---------------------------------------------------------------
@@ -219,6 +228,8 @@ try:
                         return w.group(0)
                     return '\0'
                 rhs = WORD.sub(sub, ln[start:])
+                # A continuation line keeps its indentation.
+                rhs = re.sub(r'^([ \t]+)\0[ \t]*', r'\1', rhs) if k else rhs
                 rhs = re.sub(r'[ \t]*\0', '', rhs)
                 new.append(ln[:start] + rhs)
             if total and not kept:
@@ -234,8 +245,11 @@ try:
             out.extend(res)
         return '\n'.join(out)
 
-    def cut_kconfig(text, makefiles):
+    def cut_kconfig(text, makefiles, f):
         used = set(re.findall(r'\$\(CONFIG_(\w+)\)', makefiles))
+        bad = re.findall(r'^(menu|endmenu|if|endif|choice|endchoice|comment|source)\b', text, re.M)
+        if bad:
+            die(f'{f}: "{bad[0]}" is more than the Kconfig cut understands (config entries only)')
         blocks, cur = [[]], None
         for ln in text.split('\n'):
             m = re.match(r'(menu)?config\s+(\w+)', ln)
@@ -264,7 +278,7 @@ try:
                              if os.path.basename(f) == 'Makefile' and os.path.isfile(os.path.join(WORK, f)))
         for f in FILES:
             if os.path.basename(f) == 'Kconfig' and present(f):
-                text = cut_kconfig(read(os.path.join(stage, f)), makefiles)
+                text = cut_kconfig(read(os.path.join(stage, f)), makefiles, f)
                 with open(os.path.join(WORK, f), 'w') as fh:
                     fh.write(text)
 

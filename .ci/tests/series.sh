@@ -46,8 +46,8 @@ git -C "$repo" config user.email "ann@example.org"
 cat >"$repo/kernel/kt/Makefile" <<'M'
 # SPDX-License-Identifier: GPL-2.0
 ccflags-y += -I$(src)/..
-obj-$(CONFIG_KT) += a.o b.o \
-		    c.o
+obj-$(CONFIG_KT) += a.o \
+		    c.o b.o
 obj-$(CONFIG_KT_TEST) += tests/
 M
 cat >"$repo/kernel/kt/Kconfig" <<'K'
@@ -92,8 +92,10 @@ for p in p1 p2 p3 p4; do printf 'kt: %s\n\nBody of %s.\n' "$p" "$p" >"$repo/patc
 printf 'kt: the kernel\n\nThe blurb.\n' >"$repo/patches/cover/kernel.txt"
 printf 'kt: the tools\n\nThe tools blurb.\n' >"$repo/patches/cover/tools.txt"
 
+git -C "$repo" add -A && git -C "$repo" commit -q -m repo
+
 echo "KTAP version 1"
-echo "1..20"
+echo "1..24"
 ok "the series are cut" series
 work=$(echo "$tmp"/out-dir/src/ksrc-*.series)
 ok "four commits" test "$(git -C "$work" rev-list --count ktrace-base..HEAD)" = 4
@@ -104,7 +106,8 @@ ok "patch 1: the Makefile names only a.c" \
 	test "$(at 1 kernel/kt/Makefile | grep -c 'obj-')" = 1 -a \
 	"$(at 1 kernel/kt/Makefile | grep 'obj-')" = 'obj-$(CONFIG_KT) += a.o'
 ok "patch 1: the Makefile keeps what names no file" grep -qx 'ccflags-y += -I$(src)/..' <(at 1 kernel/kt/Makefile)
-ok "patch 2: a.o and b.o" grep -qx 'obj-$(CONFIG_KT) += a.o b.o' <(at 2 kernel/kt/Makefile)
+ok "patch 2: a.o, then b.o on its continuation line, indented" \
+	test "$(at 2 kernel/kt/Makefile | grep -A1 'obj-$(CONFIG_KT) +=')" = "$(printf 'obj-$(CONFIG_KT) += a.o \\\n\t\t    b.o')"
 ok "patch 1: no KT_TEST entry before a Makefile uses it" lacks 1 kernel/kt/Kconfig KT_TEST
 ok "patch 1: the KT entry" grep -qx 'config KT' <(at 1 kernel/kt/Kconfig)
 ok "patch 3: the KT_TEST entry with tests/" grep -qx 'config KT_TEST' <(at 3 kernel/kt/Kconfig)
@@ -124,3 +127,10 @@ sed -i 's|kernel/kt/c.c|kernel/kt/c.c kernel/kt/tests/|' "$repo/patches/split/1-
 printf 'int a_changed;\nint a_from_c;\n' >"$repo/kernel/kt/a.c"
 ok "a grow diff that no longer applies is refused" fails
 ok "... by name" grep -q 'patches/grow/p3.diff does not apply in reverse' "$tmp/err"
+sed -i 's/a_changed/a/' "$repo/kernel/kt/a.c"
+printf 'junk\n' >"$repo/kernel/kt/core.1234"
+ok "an untracked file is refused" fails
+ok "... by name" grep -q 'untracked files would be mailed: kernel/kt/core.1234' "$tmp/err"
+rm "$repo/kernel/kt/core.1234"
+printf 'menu "kt"\n' >>"$repo/kernel/kt/Kconfig"
+ok "a Kconfig with a menu is refused" fails

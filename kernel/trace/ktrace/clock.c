@@ -190,9 +190,12 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_units);
  * ktrace_clock_init() - choose the trace clock
  *
  * At boot, before the initcalls of the layers above (core_initcall) and so
- * before any channel exists: the TSC where it is constant, non-stop and
- * trusted, else CLOCK_MONOTONIC; then the shift and the first reference
- * instant.  The TSC's rate is known since time_init().
+ * before any channel exists, but after the secondary CPUs came up and
+ * their TSCs were checked against the boot CPU's: the TSC where it is
+ * constant, non-stop and not marked unstable, else CLOCK_MONOTONIC; then
+ * the shift and the first reference instant.  The rate is tsc_khz as
+ * calibrated at boot; the later refinement of the TSC clocksource does
+ * not change it.
  *
  * Return: 0.
  */
@@ -215,7 +218,8 @@ static int __init ktrace_clock_init(void)
 				    ktrace_clock.freq_hz));
 	return 0;
 }
-early_initcall(ktrace_clock_init);
+/* After smp_init() (the TSC sync check), before every core_initcall. */
+pure_initcall(ktrace_clock_init);
 
 /**
  * ktrace_clock_check() - give up the TSC if it was found unstable

@@ -136,10 +136,13 @@ struct seq_file;
  * @start: with ktrace_mutex held, when a trace starts or once the trigger
  *	is published while a trace runs.  At a start it is called under
  *	rcu_read_lock(), so it must not sleep
- * @disarm: detach the hooks of an unpublished trigger (unregister its
- *	probes); may sleep.  It need not wait for hooks still running: the
- *	caller waits for them, and for RCU readers, before @release
- * @release: after that wait: free what the hooks may have used
+ * @disarm: detach the hooks of an unpublished trigger; may sleep.  After
+ *	it returns, the caller waits for running tracepoint probes and for
+ *	RCU readers of the trigger (tracepoint_synchronize_unregister(),
+ *	synchronize_rcu()) before @release; a provider whose own hooks need
+ *	another wait does it here, and may free what only those hooks used
+ * @release: after that wait, or %NULL: free what the trigger's RCU
+ *	readers (a start's @start, the notifiers) may have used
  * @show: add to its line in the triggers file
  *
  * The providers set theirs at boot with ktrace_trigger_set_ops(); a kind

@@ -9,7 +9,7 @@
 
 ENABLE=$KT/enable
 ktrace_setup
-ktap_set_plan 17
+ktap_set_plan 20
 
 check "enable is root-only rw (0600)" "$(ls -ld "$ENABLE" | cut -c1-10)" "-rw-------"
 check "enable reads 0 when stopped" "$(cat "$ENABLE")" 0
@@ -22,11 +22,11 @@ check "echo 1 twice keeps it on" "$(cat "$ENABLE")" 1
 
 # Bad writes while on: each refused with EINVAL, and still on.
 bad_results=
-for bad in yes 2 -1 "1 1" 10 0x1 " " on 1x; do
+for bad in yes 2 -1 "1 1" 10 0x1 " " on 1x " 0" "0 " 99999999999; do
 	bad_results="$bad_results[$bad]=$(wr "$ENABLE" "$bad") "
 done
 want=
-for bad in yes 2 -1 "1 1" 10 0x1 " " on 1x; do
+for bad in yes 2 -1 "1 1" 10 0x1 " " on 1x " 0" "0 " 99999999999; do
 	want="$want[$bad]=EINVAL "
 done
 check "garbage writes fail with EINVAL" "$bad_results" "$want"
@@ -39,9 +39,14 @@ check "zero-length write fails with EINVAL" "$(wr "$ENABLE")" EINVAL
 check "1 MiB write fails with EINVAL" "$(wr -n 1048576 "$ENABLE" 0)" EINVAL
 check "1 MiB write changes nothing" "$(cat "$ENABLE")" 1
 check "64-byte write fails with EINVAL" "$(wr -n 64 "$ENABLE" 0)" EINVAL
-check "63-byte write of spaces and 0 is accepted" \
-	"$(wr "$ENABLE" "$(printf '%62s0' '')")" "ok 63"
+check "63-byte write of zeros is accepted" \
+	"$(wr "$ENABLE" "$(printf '%063d' 0)")" "ok 63"
 check "0 stops tracing" "$(cat "$ENABLE")" 0
+
+# As kstrtouint() reads numbers, as ftrace's enable files do.
+check "+1 is accepted" "$(wr "$ENABLE" +1)" "ok 2"
+check "+1 starts tracing" "$(cat "$ENABLE")" 1
+check "00 is accepted and stops tracing" "$(wr "$ENABLE" 00)/$(cat "$ENABLE")" "ok 2/0"
 
 check "write 1 with newline is accepted" "$(wr "$ENABLE" "1
 ")" "ok 2"
