@@ -218,6 +218,7 @@ static int __init ktrace_clock_init(void)
 				    ktrace_clock.freq_hz));
 	return 0;
 }
+
 /* After smp_init() (the TSC sync check), before every core_initcall. */
 pure_initcall(ktrace_clock_init);
 
