@@ -5,23 +5,7 @@
 # removed file leaves no stale copy, a dropped diff restores the upstream
 # file, and copies of upstream files or broken diffs are refused.  KTAP.
 set -u
-ci=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-ok() {	# ok NAME COMMAND...
-	n=$((n + 1))
-	if "${@:2}" >"$tmp/out" 2>&1; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		sed 's/^/# /' "$tmp/out"
-		fails=$((fails + 1))
-	fi
-}
-not() { ! "$@"; }
+. "$(dirname "$0")/lib.sh"
 same() { cmp -s "$1" "$2"; }
 prep() { (cd "$repo" && OUT="$tmp/out-dir" KSRC="$tmp/base" bash .ci/prepare); }
 
@@ -83,4 +67,4 @@ sed -i 's/obj-y += a.o/obj-y += zz.o/' "$repo/patches/k.diff"
 prep >"$tmp/log" 2>&1
 ok "a diff that does not apply is named" grep -q 'patches/k.diff does not apply' "$tmp/log"
 
-[ "$fails" -eq 0 ]
+done_tests

@@ -5,24 +5,10 @@
 # two series on top of each other, the M: line from git config, the last
 # patch equal to the repository, and the mistakes of a split refused.  KTAP.
 set -u
-ci=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-
-ok() {	# ok NAME COMMAND...
-	n=$((n + 1))
-	if "${@:2}" >"$tmp/out" 2>&1; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		sed 's/^/# /' "$tmp/out"
-	fi
-}
-not() { ! "$@"; }
+. "$(dirname "$0")/lib.sh"
 env_() { (cd "$repo" && OUT="$tmp/out-dir" KSRC="$tmp/base" "$@"); }
 series() { env_ bash .ci/prepare >/dev/null 2>&1 && env_ bash .ci/series; }
-fails() { ! series >"$tmp/err" 2>&1; }	# the messages in $tmp/err
+refused() { ! series >"$tmp/err" 2>&1; }	# the messages in $tmp/err
 at() {	# at N PATH: PATH as patch N of all the series made it
 	local c
 	c=$(git -C "$work" rev-list --reverse ktrace-base..HEAD | sed -n "$1p")
@@ -121,16 +107,17 @@ ok "the tools cover names the series under it" \
 	grep -q 'after the series "kt: the kernel"' "$tmp/out-dir/series/tools/0000-cover-letter.patch"
 
 sed -i 's| kernel/kt/tests/||' "$repo/patches/split/1-kernel"
-ok "a file in no patch is refused" fails
+ok "a file in no patch is refused" refused
 ok "... by name" grep -q 'kernel/kt/tests/t.c is in no patch' "$tmp/err"
 sed -i 's|kernel/kt/c.c|kernel/kt/c.c kernel/kt/tests/|' "$repo/patches/split/1-kernel"
 printf 'int a_changed;\nint a_from_c;\n' >"$repo/kernel/kt/a.c"
-ok "a grow diff that no longer applies is refused" fails
+ok "a grow diff that no longer applies is refused" refused
 ok "... by name" grep -q 'patches/grow/p3.diff does not apply in reverse' "$tmp/err"
 sed -i 's/a_changed/a/' "$repo/kernel/kt/a.c"
 printf 'junk\n' >"$repo/kernel/kt/core.1234"
-ok "an untracked file is refused" fails
+ok "an untracked file is refused" refused
 ok "... by name" grep -q 'untracked files would be mailed: kernel/kt/core.1234' "$tmp/err"
 rm "$repo/kernel/kt/core.1234"
 printf 'menu "kt"\n' >>"$repo/kernel/kt/Kconfig"
-ok "a Kconfig with a menu is refused" fails
+ok "a Kconfig with a menu is refused" refused
+done_tests

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the host tests of the driver (sourced): a scratch directory and
+# KTAP results.  The caller prints the plan and ends with done_tests.
+ci=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+
+ok() {	# ok NAME COMMAND...: one result, the command's output on failure
+	n=$((n + 1))
+	if "${@:2}" >"$tmp/out" 2>&1; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1"
+		sed 's/^/# /' "$tmp/out"
+		fails=$((fails + 1))
+	fi
+}
+not() { ! "$@"; }
+done_tests() { [ "$fails" -eq 0 ]; }
