@@ -39,7 +39,6 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
-#include <linux/kstrtox.h>
 #include <linux/relay.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -148,14 +147,9 @@ static ssize_t buffer_size_kb_write(struct file *file, const char __user *ubuf,
 	unsigned long kb;
 	int ret;
 
-	/* kstrtoul_from_user() would read the start of an overlong write. */
-	if (cnt >= KTRACE_CTL_MAX)
-		return -EINVAL;
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
-	if (ret == -EFAULT)
-		return ret;
+	ret = ktrace_ctl_get_ulong(ubuf, cnt, &kb);
 	if (ret)
-		return -EINVAL;
+		return ret;
 	ret = ktrace_set_buffer_size_kb(kb);
 	return ret ? ret : cnt;
 }

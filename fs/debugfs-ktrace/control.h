@@ -15,6 +15,8 @@ struct dentry;
 /* parse.c */
 char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf,
 			  size_t size);
+int ktrace_ctl_get_ulong(const char __user *ubuf, size_t cnt,
+			 unsigned long *val);
 int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on);
 char *ktrace_ctl_get_text(const char __user *ubuf, size_t cnt, size_t max,
 			  size_t *len);

@@ -36,29 +36,53 @@ char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf,
 }
 
 /**
+ * ktrace_ctl_get_ulong() - parse a write of a decimal number
+ * @ubuf: the user buffer
+ * @cnt: its length
+ * @val: set to the value
+ *
+ * As kstrtoul() reads it: a trailing newline, a leading '+' and leading
+ * zeros are accepted, nothing else.  An overlong write is refused whole:
+ * kstrtoul_from_user() copies at most 66 bytes, more than any write
+ * accepted here, so it never acts on the start of a longer one.
+ *
+ * Return: 0, -EINVAL for anything else (out of range included) or a write
+ * of %KTRACE_CTL_MAX bytes or more, -EFAULT.
+ */
+int ktrace_ctl_get_ulong(const char __user *ubuf, size_t cnt,
+			 unsigned long *val)
+{
+	int ret;
+
+	if (cnt >= KTRACE_CTL_MAX)
+		return -EINVAL;
+	ret = kstrtoul_from_user(ubuf, cnt, 10, val);
+	if (ret == -EFAULT)
+		return ret;
+	return ret ? -EINVAL : 0;
+}
+
+/**
  * ktrace_ctl_get_bool() - parse a write of "0" or "1"
  * @ubuf: the user buffer
  * @cnt: its length
  * @on: set to the value
  *
- * A decimal 0 or 1 as kstrtouint() reads it (a trailing newline, a leading
- * '+'), strictly: not kstrtobool(), for which "yes", "on" and "10" are true,
- * since the enable files of ftrace take 0 or 1 only too.
+ * A number as ktrace_ctl_get_ulong() reads it, 0 or 1, as the enable files
+ * of ftrace take it: not kstrtobool(), for which "yes", "on" and "10" are
+ * true.
  *
  * Return: 0, -EINVAL for anything else or an overlong write, -EFAULT.
  */
 int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on)
 {
-	unsigned int v;
+	unsigned long v;
 	int ret;
 
-	/* kstrtouint_from_user() would read the start of an overlong write. */
-	if (cnt >= KTRACE_CTL_MAX)
-		return -EINVAL;
-	ret = kstrtouint_from_user(ubuf, cnt, 10, &v);
-	if (ret == -EFAULT)
+	ret = ktrace_ctl_get_ulong(ubuf, cnt, &v);
+	if (ret)
 		return ret;
-	if (ret || v > 1)
+	if (v > 1)
 		return -EINVAL;
 	*on = v;
 	return 0;

@@ -9,7 +9,7 @@
 
 ENABLE=$KT/enable
 ktrace_setup
-ktap_set_plan 20
+ktap_set_plan 21
 
 check "enable is root-only rw (0600)" "$(ls -ld "$ENABLE" | cut -c1-10)" "-rw-------"
 check "enable reads 0 when stopped" "$(cat "$ENABLE")" 0
@@ -47,6 +47,8 @@ check "0 stops tracing" "$(cat "$ENABLE")" 0
 check "+1 is accepted" "$(wr "$ENABLE" +1)" "ok 2"
 check "+1 starts tracing" "$(cat "$ENABLE")" 1
 check "00 is accepted and stops tracing" "$(wr "$ENABLE" 00)/$(cat "$ENABLE")" "ok 2/0"
+check "63 bytes of 62 zeros and a 1 start tracing, read whole" \
+	"$(wr "$ENABLE" "$(printf '%063d' 1)")/$(cat "$ENABLE")" "ok 63/1"
 
 check "write 1 with newline is accepted" "$(wr "$ENABLE" "1
 ")" "ok 2"
