@@ -50,6 +50,22 @@ overlay_files() {
 		while read -r f; do [ -f "$TOP/$f" ] && echo "$f"; done
 }
 
+# The maintainer the series names (author, Signed-off-by, the "M:" line of
+# MAINTAINERS): git config's user.name and user.email.
+maintainer_name() {
+	git -C "$TOP" config user.name ||
+		die "git config user.name is not set: it is the series' author and MAINTAINERS M: line"
+}
+maintainer_email() {
+	git -C "$TOP" config user.email ||
+		die "git config user.email is not set: it is the series' author and MAINTAINERS M: line"
+}
+
+# An upstream diff as it applies: its @MAINTAINER@ is the maintainer.
+diff_text() {
+	sed "s|@MAINTAINER@|$(maintainer_name) <$(maintainer_email)>|" "$TOP/patches/$1"
+}
+
 # The upstream diffs, in quilt order.
 series_diffs() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"

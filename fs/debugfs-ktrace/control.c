@@ -39,7 +39,7 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
-#include <linux/ktrace.h>
+#include <linux/kstrtox.h>
 #include <linux/relay.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -84,21 +84,26 @@ char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf,
  * @cnt: its length
  * @on: set to the value
  *
- * A trailing newline is accepted; nothing else is.
+ * A decimal 0 or 1 as kstrtouint() reads it (a trailing newline, a leading
+ * '+'), strictly: not kstrtobool(), for which "yes", "on" and "10" are true,
+ * since the enable files of ftrace take 0 or 1 only too.
  *
- * Return: 0, -EINVAL for anything but "0" or "1", -EFAULT.
+ * Return: 0, -EINVAL for anything else or an overlong write, -EFAULT.
  */
 int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on)
 {
-	char buf[KTRACE_CTL_MAX];
-	char *s;
+	unsigned int v;
+	int ret;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf, sizeof(buf));
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	if (strcmp(s, "0") && strcmp(s, "1"))
+	/* kstrtouint_from_user() would read the start of an overlong write. */
+	if (cnt >= KTRACE_CTL_MAX)
 		return -EINVAL;
-	*on = s[0] == '1';
+	ret = kstrtouint_from_user(ubuf, cnt, 10, &v);
+	if (ret == -EFAULT)
+		return ret;
+	if (ret || v > 1)
+		return -EINVAL;
+	*on = v;
 	return 0;
 }
 
@@ -157,19 +162,15 @@ static ssize_t mode_write(struct file *file, const char __user *ubuf,
 			  size_t cnt, loff_t *ppos)
 {
 	char buf[KTRACE_CTL_MAX];
-	enum ktrace_trace_mode m;
 	char *s;
 	int ret;
 
 	s = ktrace_ctl_get_user(ubuf, cnt, buf, sizeof(buf));
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	for (m = 0; m < KTRACE_NR_TRACE_MODES; m++)
-		if (!strcmp(s, ktrace_mode_name(m)))
-			break;
-	if (m == KTRACE_NR_TRACE_MODES)
-		return -EINVAL;
-	ret = ktrace_set_mode(m);
+	ret = ktrace_mode_of(s);
+	if (ret >= 0)
+		ret = ktrace_set_mode(ret);
 	return ret ? ret : cnt;
 }
 
@@ -197,15 +198,16 @@ static ssize_t buffer_size_kb_read(struct file *file, char __user *ubuf,
 static ssize_t buffer_size_kb_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
-	char buf[KTRACE_CTL_MAX];
 	unsigned long kb;
-	char *s;
 	int ret;
 
-	s = ktrace_ctl_get_user(ubuf, cnt, buf, sizeof(buf));
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	if (kstrtoul(s, 10, &kb))
+	/* kstrtoul_from_user() would read the start of an overlong write. */
+	if (cnt >= KTRACE_CTL_MAX)
+		return -EINVAL;
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
+	if (ret == -EFAULT)
+		return ret;
+	if (ret)
 		return -EINVAL;
 	ret = ktrace_set_buffer_size_kb(kb);
 	return ret ? ret : cnt;

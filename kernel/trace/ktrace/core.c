@@ -7,7 +7,6 @@
 #define pr_fmt(fmt) "ktrace: " fmt
 
 #include <linux/init.h>
-#include <linux/ktrace.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -17,6 +16,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
@@ -381,6 +381,17 @@ const char *ktrace_state_name(enum ktrace_state state)
 const char *ktrace_mode_name(enum ktrace_trace_mode mode)
 {
 	return ktrace_mode_names[mode];
+}
+
+/**
+ * ktrace_mode_of() - the mode a name names
+ * @name: "drop", "overwrite" or "hybrid"
+ *
+ * Return: the mode, or -EINVAL if @name names none.
+ */
+int ktrace_mode_of(const char *name)
+{
+	return match_string(ktrace_mode_names, KTRACE_NR_TRACE_MODES, name);
 }
 
 /**

@@ -5,9 +5,7 @@
  * outside ktrace includes it.
  *
  * The declarations come in the order of the layers, each only using those
- * above it here: the clock (clock.h), the channels and their modes, the
- * event registry and metadata, the saved comms, the tracing state (core),
- * the ascii pipe, the probes and the statedump, the triggers.
+ * above it here, the clock (clock.h) first.
  */
 #ifndef _KTRACE_INTERNAL_H
 #define _KTRACE_INTERNAL_H
@@ -122,10 +120,12 @@ enum ktrace_state {
 };
 
 /* core.c: the state, changed under ktrace_mutex. */
+bool ktrace_is_enabled(void);
 int ktrace_set_enabled(bool on);
 int ktrace_set_mode(enum ktrace_trace_mode mode);
 enum ktrace_trace_mode ktrace_get_mode(void);
 const char *ktrace_mode_name(enum ktrace_trace_mode mode);
+int ktrace_mode_of(const char *name);
 int ktrace_set_buffer_size_kb(unsigned long kb);
 unsigned long ktrace_get_buffer_size_kb(void);
 int ktrace_mark(const char *text, size_t len);
@@ -155,7 +155,6 @@ void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
 struct seq_buf;
 void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
 #if IS_ENABLED(CONFIG_KUNIT)
-struct ktrace_event;
 struct ktrace_record;
 void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
 			 const struct ktrace_record *rec, bool compact);
@@ -168,18 +167,18 @@ void ktrace_probes_bench(void (*report)(const char *name, u64 ns));
 /* probes/statedump.c: records the last statedump could not write. */
 unsigned long ktrace_statedump_dropped(void);
 
-/* trigger.c: the armed triggers. */
+/* trigger_fire.c: the limits of a trigger, and the trigger_pipe file. */
 #define KTRACE_TRIGGER_SPEC_MAX		128
 #define KTRACE_TRIGGER_REASON_MAX	128
-int ktrace_trigger_write(char *spec);
-struct seq_file;
 struct wait_queue_head;
-void ktrace_triggers_show(struct seq_file *m);
-int ktrace_trigger_user(const char *text, size_t len);
-
-/* trigger_fire.c: the trigger_pipe file. */
 ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock);
 struct wait_queue_head *ktrace_trigger_pipe_waitq(void);
 bool ktrace_trigger_pipe_ready(void);
+
+/* trigger.c: the armed triggers. */
+struct seq_file;
+int ktrace_trigger_write(char *spec);
+void ktrace_triggers_show(struct seq_file *m);
+int ktrace_trigger_user(const char *text, size_t len);
 
 #endif /* _KTRACE_INTERNAL_H */

@@ -39,7 +39,8 @@ static DEFINE_MUTEX(ktrace_trigger_lock);
  * The kinds that higher layers provide (latency, the crash hooks): set at
  * boot by their initcalls, before the triggers file exists.
  */
-static const struct ktrace_trigger_ops *ktrace_trigger_kind_ops[KTRACE_NR_TRIG_KINDS];
+static const struct ktrace_trigger_ops *
+ktrace_trigger_kind_ops[KTRACE_NR_TRIG_KINDS] __ro_after_init;
 
 /**
  * ktrace_trigger_set_ops() - provide a kind of trigger
@@ -52,6 +53,8 @@ static const struct ktrace_trigger_ops *ktrace_trigger_kind_ops[KTRACE_NR_TRIG_K
 void __init ktrace_trigger_set_ops(unsigned int kind,
 				   const struct ktrace_trigger_ops *ops)
 {
+	if (WARN_ON(kind >= KTRACE_NR_TRIG_KINDS || ktrace_trigger_kind_ops[kind]))
+		return;
 	ktrace_trigger_kind_ops[kind] = ops;
 }
 

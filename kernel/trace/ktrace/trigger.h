@@ -131,13 +131,19 @@ struct seq_file;
 /**
  * struct ktrace_trigger_ops - a kind of trigger provided above trigger.c
  * @arm: set a new trigger up, before it is published; under the arming
- *	lock; on an error, leave nothing of it set up.  %NULL: nothing to do
- * @start: with ktrace_mutex held, when a trace starts, or once the trigger
- *	is published while a trace runs
- * @disarm: detach an unpublished trigger and wait for its hooks
- * @release: after the grace period that follows @disarm: free what the
- *	hooks that find it under RCU may have used
+ *	lock; may sleep; on an error, leave nothing of it set up.  %NULL:
+ *	nothing to do
+ * @start: with ktrace_mutex held, when a trace starts or once the trigger
+ *	is published while a trace runs.  At a start it is called under
+ *	rcu_read_lock(), so it must not sleep
+ * @disarm: detach the hooks of an unpublished trigger (unregister its
+ *	probes); may sleep.  It need not wait for hooks still running: the
+ *	caller waits for them, and for RCU readers, before @release
+ * @release: after that wait: free what the hooks may have used
  * @show: add to its line in the triggers file
+ *
+ * The providers set theirs at boot with ktrace_trigger_set_ops(); a kind
+ * has one provider.
  */
 struct ktrace_trigger_ops {
 	int (*arm)(struct ktrace_trigger *t);

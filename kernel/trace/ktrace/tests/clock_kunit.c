@@ -7,7 +7,7 @@
 #include <linux/math64.h>
 #include <linux/time64.h>
 
-#include "ktrace_internal.h"
+#include "clock.h"
 
 struct clock_shift_case {
 	const char *name;

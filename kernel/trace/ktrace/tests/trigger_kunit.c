@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for ktrace triggers: the spec parser (good specs, and the
- * errno of each kind of bad one), the listing of a spec as a spec that
- * parses back to the same trigger, and the latency matcher with a
- * simulated clock: pairs under and over the threshold, timeouts, pairs
- * of an earlier trace, a full table, restarts, forgotten pairs and pairs
- * that change key.  Then, on the real tracer (skipped if a trace runs):
- * what writes do to a trace a trigger froze, a stop across traces, and
- * the scan timer of a latency trigger, which runs only while tracing.
+ * errno of each kind of bad one), and the listing of a spec as a spec that
+ * parses back to the same trigger.  Then, on the real tracer (skipped if a
+ * trace runs): what writes do to a trace a trigger froze, and a stop
+ * across traces.
+ *
+ * The latency matcher, with a simulated clock: pairs under and over the
+ * threshold, timeouts, pairs of an earlier trace, a full table, restarts,
+ * forgotten pairs and pairs that change key; and on the real tracer, the
+ * scan timer of a latency trigger, which runs only while tracing, and an
+ * arm that fails while a probe of it runs.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -16,7 +19,6 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
-#include <linux/ktrace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timer.h>
