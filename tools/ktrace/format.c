@@ -511,7 +511,6 @@ int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *ti
 	return b->overflow ? -1 : 0;
 }
 
-
 /* The trigger record: ktrace:trigger, written when a trigger fires. */
 bool kt_is_trigger(const struct kt_record *r)
 {
