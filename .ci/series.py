@@ -296,7 +296,7 @@ try:
                 for f in re.findall(r'^\+\+\+ b/(\S+)', read(g), re.M):
                     shutil.copy2(os.path.join(stage, f), os.path.join(WORK, f))
             write_cut_files(touched)
-            git('add', '-f', '-A', '--', *sorted({f.split('/')[0] for f in FILES}))
+            git('add', '-f', '--', *sorted(f for f in FILES if present(f)))
             r = git('commit', '-q', '-s', '-F', os.path.join(TOP, 'patches/msg', msg), env=env, check=False)
             if r.returncode:
                 die(f'{msg}: nothing to commit?\n{r.stdout}{r.stderr}')

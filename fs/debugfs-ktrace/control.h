@@ -12,15 +12,19 @@
 
 struct dentry;
 
+/* parse.c */
 char *ktrace_ctl_get_user(const char __user *ubuf, size_t cnt, char *buf,
 			  size_t size);
 int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on);
 char *ktrace_ctl_get_text(const char __user *ubuf, size_t cnt, size_t max,
 			  size_t *len);
-struct ktrace_event;
 
+/* events.c */
+struct ktrace_event;
 void ktrace_fs_events_init(struct dentry *parent);
 void ktrace_fs_event_added(struct ktrace_event *ev);
+
+/* triggers.c */
 void ktrace_fs_triggers_init(struct dentry *parent);
 
 #endif /* _KTRACE_DEBUGFS_CONTROL_H */

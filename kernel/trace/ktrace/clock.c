@@ -189,11 +189,14 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_units);
 /**
  * ktrace_clock_init() - choose the trace clock
  *
- * At boot, before any channel exists: the TSC where it is constant,
- * non-stop and trusted, else CLOCK_MONOTONIC; then the shift and the first
- * reference instant.
+ * At boot, before the initcalls of the layers above (core_initcall) and so
+ * before any channel exists: the TSC where it is constant, non-stop and
+ * trusted, else CLOCK_MONOTONIC; then the shift and the first reference
+ * instant.  The TSC's rate is known since time_init().
+ *
+ * Return: 0.
  */
-void __init ktrace_clock_init(void)
+static int __init ktrace_clock_init(void)
 {
 #ifdef CONFIG_X86
 	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
@@ -206,7 +209,13 @@ void __init ktrace_clock_init(void)
 #endif
 	ktrace_clock.shift = ktrace_clock_shift(ktrace_clock.freq_hz);
 	ktrace_clock_set_ref();
+	pr_info("clock %s, %llu Hz, shift %u (%llu ps per unit)\n",
+		ktrace_clock.name, ktrace_clock.freq_hz, ktrace_clock.shift,
+		mul_u64_u64_div_u64(PSEC_PER_SEC, 1ULL << ktrace_clock.shift,
+				    ktrace_clock.freq_hz));
+	return 0;
 }
+early_initcall(ktrace_clock_init);
 
 /**
  * ktrace_clock_check() - give up the TSC if it was found unstable

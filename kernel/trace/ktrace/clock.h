@@ -87,7 +87,6 @@ static __always_inline u64 ktrace_clock_read(void)
 }
 
 unsigned int ktrace_clock_shift(u64 freq_hz);
-void ktrace_clock_init(void);
 bool ktrace_clock_check(void);
 void ktrace_clock_set_ref(void);
 void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns);

@@ -495,7 +495,6 @@ static int __init ktrace_init(void)
 {
 	int ret;
 
-	ktrace_clock_init();
 	/* The channels hold the mode too: told the core's default, not their own. */
 	mutex_lock(&ktrace_mutex);
 	ktrace_channels_set_mode(ktrace_mode);
@@ -503,10 +502,6 @@ static int __init ktrace_init(void)
 	ret = ktrace_channels_init();
 	if (ret)
 		pr_warn("no CPU hotplug support: %d\n", ret);
-	pr_info("clock %s, %llu Hz, shift %u (%llu ps per unit)\n",
-		ktrace_clock.name, ktrace_clock.freq_hz, ktrace_clock.shift,
-		mul_u64_u64_div_u64(PSEC_PER_SEC, 1ULL << ktrace_clock.shift,
-				    ktrace_clock.freq_hz));
 	return 0;
 }
 core_initcall(ktrace_init);

@@ -29,6 +29,5 @@
  */
 #define KT_STATE_PREEMPTED	9
 #define KT_NR_STATES		10
-extern const struct ktrace_enum_value kt_state_values[KT_NR_STATES];
 
 #endif /* _KTRACE_PROBES_H */

@@ -60,6 +60,13 @@
 
 /* ---- sched ---------------------------------------------------------- */
 
+/* prev_state of sched:switch; the statedump reports states with it too. */
+static const struct ktrace_enum_value kt_state_values[KT_NR_STATES] __maybe_unused = {
+	{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 3, "T" }, { 4, "t" },
+	{ 5, "X" }, { 6, "Z" }, { 7, "P" }, { 8, "I" },
+	{ KT_STATE_PREEMPTED, "R+" },
+};
+
 /*
  * Followed by the child's comm, as long as it is: fork and comm events go
  * to the medium-rate channel of a flight recorder, where 12 bytes of

@@ -78,13 +78,6 @@ static struct ktrace_event var = {					\
 
 /* ---- sched ---------------------------------------------------------- */
 
-/* prev_state of sched:switch; the statedump reports states with it too. */
-const struct ktrace_enum_value kt_state_values[KT_NR_STATES] = {
-	{ 0, "R" }, { 1, "S" }, { 2, "D" }, { 3, "T" }, { 4, "t" },
-	{ 5, "X" }, { 6, "Z" }, { 7, "P" }, { 8, "I" },
-	{ KT_STATE_PREEMPTED, "R+" },
-};
-
 static const struct ktrace_field kt_switch_fields[] = {
 	KT_FIELD("next_pid", 0, KTRACE_PID_BITS, KTRACE_DISPLAY_PID),
 	KT_FIELD_ENUM("prev_state", KTRACE_PID_BITS, 4, kt_state),

@@ -244,9 +244,9 @@ static void event_fs_bad_group_test(struct kunit *test)
 	if (!ktrace_fs || !ktrace_fs->event_added)
 		kunit_skip(test, "no control layer");
 	/*
-	 * Before the fix: dget() of ERR_PTR(-EACCES), an oops.  Without
-	 * ktrace_mutex, which orders the hook's calls for events of one
-	 * group: no other event has this group.
+	 * debugfs gives an ERR_PTR() for the group, which must not be
+	 * dget().  ktrace_mutex, which orders the hook's calls for the
+	 * events of one group, is not needed: no other event has this group.
 	 */
 	ktrace_fs->event_added(ev);
 	KUNIT_SUCCEED(test);
