@@ -231,7 +231,7 @@ static int add_field(struct conv *c, const struct kt_trace *t, const struct kt_f
 	return ret;
 }
 
-/* The items of @r: report's fields (put_fields() of report.c). */
+/* The items of @r: report's fields (put_fields() of format.c). */
 static int add_fields(struct conv *c, struct kt_trace *t, const struct kt_record *r)
 {
 	const struct kt_event *ev = r->event;

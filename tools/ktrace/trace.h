@@ -250,7 +250,7 @@ bool kt_key_named(const struct kt_trace *t, const struct kt_record *r, unsigned 
 struct kt_buf;
 /*
  * One line as the kernel's ascii pipe prints it, newline included, in @b
- * (see report.c): cut as the kernel cuts it at KT_LINE_MAX bytes.  0, or
+ * (see format.c): cut as the kernel cuts it at KT_LINE_MAX bytes.  0, or
  * -1 when out of memory.
  */
 #define KT_LINE_MAX	(32 * 1024)	/* ASCII_LINE_MAX of kernel/trace/ktrace/ascii.c */
@@ -258,12 +258,16 @@ int kt_format(struct kt_trace *t, const struct kt_record *r, struct kt_buf *b);
 /* The same with @time, a word, in place of r->ns in the first column. */
 int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
 		   struct kt_buf *b);
-/* One JSON object, whole, no newline (see report.c); 0 or -1. */
+/* One JSON object, whole, no newline (see format.c); 0 or -1. */
 int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
 		   const char *extra, struct kt_buf *b);
+/* Whether @r is the record of a trigger that fired (ktrace:trigger). */
+bool kt_is_trigger(const struct kt_record *r);
 /* SECONDS.NANOSECONDS */
 void kt_time_str(char *buf, size_t size, uint64_t ns);
 const char *kt_comm(const struct kt_trace *t, int pid);
+/* kt_comm() with its spaces made '_', one word, as report prints it. */
+void kt_comm_word(const struct kt_trace *t, int pid, char *comm, size_t size);
 /* What the symbols section says a kernel-address value is; NULL: nothing. */
 const char *kt_symbol(const struct kt_trace *t, uint64_t value);
 
@@ -318,7 +322,7 @@ int kt_analyze(struct kt_set *s, bool relative, FILE *out);
  * ktrace convert (ctf.c): the traces of @s as CTF 1.8 traces, the files
  * opened with @open (a name relative to the output directory: "metadata",
  * "high_0", or "HOST-N/..." for several traces); 0, or -1 after saying
- * why on stderr.  kt_field_text() (report.c): the value of field @f of @r
+ * why on stderr.  kt_field_text() (format.c): the value of field @f of @r
  * as report prints it, in @b for a word or a (quoted) string, or the
  * number in *@val.
  */
