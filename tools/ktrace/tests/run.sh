@@ -65,8 +65,9 @@ KTRACE_DIR=$tmp/none check "status names the missing file" 1 '' \
 mk=${MKTRACE_BIN:?set MKTRACE_BIN to the mktrace binary}
 "$mk" "$tmp/s.dat" "$tmp/s.exp"
 "$bin" report "$tmp/s.dat" >"$tmp/s.got" 2>"$tmp/s.err"
+st=$?
 n=$((n + 1))
-if [ $? -eq 0 ] && [ ! -s "$tmp/s.err" ] &&
+if [ "$st" -eq 0 ] && [ ! -s "$tmp/s.err" ] &&
    sort -s -k1,1n "$tmp/s.exp" | cmp -s - "$tmp/s.got"; then
 	echo "ok $n report prints the expected lines of a synthetic trace, in time order"
 else
@@ -213,7 +214,7 @@ done
 
 # A short fuzz run, if the fuzzer could be built (clang).
 n=$((n + 1))
-if [ -n "$FUZZ_BIN" ] && [ -x "$FUZZ_BIN" ]; then
+if [ -n "${FUZZ_BIN:-}" ] && [ -x "$FUZZ_BIN" ]; then
 	mkdir -p "$tmp/corpus"
 	cp "$(dirname "$0")"/corpus/* "$tmp/corpus/"
 	if "$FUZZ_BIN" -max_total_time="${FUZZ_SECONDS:-20}" -close_fd_mask=2 \

@@ -185,7 +185,7 @@ check "report -e foo/: a usage error" 2 '' "bad event 'foo:'" -- report -e foo/ 
 check "report -c 0,x: a usage error" 2 '' "bad CPU 'x'" -- report -c 0,x "$tmp/s.dat"
 # --realtime with clock references anywhere in 64 bits: the offset as a
 # sign and a magnitude, the times saturated at 0 and 2^64 - 1 ns, never a
-# wrap (REAL - MONO = 2^63 was INT64_MIN; over 2^63 it was taken negative).
+# wrap (REAL - MONO = 2^63 and over 2^63 included).
 rtclock() {
 	name=$1 mono=$2 real=$3
 	"$mk" "$tmp/rc.dat" "$tmp/rc.exp" clock "$mono" "$real"

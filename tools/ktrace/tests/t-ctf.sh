@@ -32,11 +32,11 @@ ctf_same() {
 }
 
 ctf_cmp=$(dirname "$0")/ctf-compare.py
+"$mk" "$tmp/c.dat" "$tmp/c.exp"
 if ! command -v babeltrace2 >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
 	n=$((n + 1))
 	echo "ok $n # SKIP convert --ctf: no babeltrace2 (Debian: babeltrace2) or python3"
 else
-	"$mk" "$tmp/c.dat" "$tmp/c.exp"
 	ctf_same "convert --ctf: the synthetic trace, every field kind" "$tmp/c.dat"
 	cp "$tmp/ctf.bt" "$tmp/c.bt"
 	cp "$tmp/ctf.rep" "$tmp/c.rep"
@@ -146,7 +146,8 @@ else
 	"$bin" convert --ctf "$tmp/ctf" "$tmp/cbk.dat" 2>"$tmp/cbk.err"
 	st=$?
 	babeltrace2 "$tmp/ctf" >"$tmp/cbk.bt" 2>&1
-	[ "$st" = 0 ] && [ "$?" = 0 ] && [ "$(wc -l <"$tmp/cbk.bt")" = 4 ] &&
+	bst=$?
+	[ "$st" = 0 ] && [ "$bst" = 0 ] && [ "$(wc -l <"$tmp/cbk.bt")" = 4 ] &&
 		grep -q 'warning: CPU 0 high: time goes back at' "$tmp/cbk.err"
 	result "convert --ctf: a stream's time going back is clamped, said, and reads" $? \
 		"$tmp/cbk.bt"

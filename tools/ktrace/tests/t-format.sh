@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by run.sh: the trace format's versions.  Version 1 traces decode
-# as before; a trace of a later version is refused; version 2's displays
-# (flag tables, keys, saturated values) print as the kernel's ascii pipe
-# prints them, in text and JSON.
+# Sourced by run.sh: the trace format's versions.  Version 1 traces print
+# their golden outputs; a trace of a later version is refused; version 2's
+# displays (flag tables, keys, saturated values) print as the kernel's
+# ascii pipe prints them, in text and JSON.
 
 # fmt_verdict NAME WANT STATUS [NOTE]: ok if ktrace exited 0, wrote nothing
 # on stderr and $tmp/fmt.out is WANT (not empty); else how it differs.
@@ -35,17 +35,17 @@ fmt_report() {
 	fmt_verdict "$name" "$want" "$st" "$(wc -l <"$want") lines"
 }
 
-# Version 1: the corpus (recorded by a version 1 kernel) prints what it
-# printed before version 2, byte for byte: report, report --json, stat.
+# Version 1: the corpus (version 1 traces) prints its golden outputs (their
+# sha256 below), byte for byte: report, report --json, stat.
 corpus=$(dirname "$0")/corpus
 while read -r sum file args; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086 # the command and its options, split
 	got=$("$bin" $args "$corpus/$file" 2>"$tmp/fmt.err" | sha256sum | cut -d' ' -f1)
 	if [ "$got" = "$sum" ] && [ ! -s "$tmp/fmt.err" ]; then
-		echo "ok $n version 1: $args $file as before"
+		echo "ok $n version 1: $args $file, the golden output"
 	else
-		echo "not ok $n version 1: $args $file as before"
+		echo "not ok $n version 1: $args $file, the golden output"
 		echo "# sha256 $got, want $sum"
 		sed 's/^/# stderr: /' "$tmp/fmt.err"
 		fails=$((fails + 1))
@@ -126,12 +126,12 @@ last_line() {
 }
 
 # 400000 requests described then ended: ended keys leave the table, whose
-# memory is that of the requests in flight (it was 90 MB here, the file 10).
+# memory is that of the requests in flight, not of all the requests.
 "$mk" "$tmp/ke.dat" "$tmp/ke.exp" manykeys 400000 ended
 last_line "keys: ended requests are deleted, report runs in 3 x the file + 50 MB" \
 	"$tmp/ke.exp" $(($(wc -c <"$tmp/ke.dat") * 3 / 1024 + 51200)) 10 -- report "$tmp/ke.dat"
-# 100000 keys forged to share a few slots of a fixed multiplicative hash
-# (7 s here before the slot hash had a seed per run; 0.1 s after).
+# 100000 keys that would share a few slots of a fixed multiplicative hash:
+# the slot hash, seeded per run, spreads them and report stays linear.
 "$mk" "$tmp/kc.dat" "$tmp/kc.exp" manykeys 100000 collide
 last_line "keys: keys forged to collide do not make report quadratic" \
 	"$tmp/kc.exp" 1048576 3 -- report "$tmp/kc.dat"
@@ -164,8 +164,7 @@ fi
 
 # Metadata the uapi does not allow: the event ignored, said once each; an
 # enum table cut short names only the values read; tables announcing more
-# values than they hold allocate for those read (under 100 MB
-# here; 3 MB each before, a cap by the stream left was not enough); a
+# values than they hold allocate for those read only (under 100 MB); a
 # subbuffer of a later version named so.
 "$mk" "$tmp/bm.dat" "$tmp/bm.exp" badmeta
 # shellcheck disable=SC3045 # dash and bash have ulimit -v
