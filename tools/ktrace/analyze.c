@@ -34,8 +34,6 @@
 
 #include "trace.h"
 
-#define EXIT_USAGE	2
-
 /* ---- a map of 64-bit keys, open addressing -------------------------- */
 
 struct slot {
@@ -139,11 +137,6 @@ static int64_t rec_time(const struct base *b, const struct kt_trace *t, const st
 	return v > INT64_MAX ? INT64_MAX : v < 0 ? 0 : (int64_t)v;
 }
 
-static bool is_event(const struct kt_record *r, const char *group, const char *name)
-{
-	return r->event && !strcmp(r->event->group, group) && !strcmp(r->event->name, name);
-}
-
 static const struct kt_field *field_of(const struct kt_event *ev, const char *name)
 {
 	unsigned int i;
@@ -203,17 +196,6 @@ static const char *host_tok(const struct base *b, unsigned int ti, char *buf, si
 	return buf;
 }
 
-/* The task's name as one word, as report prints it. */
-static void comm_of(const struct base *b, unsigned int ti, int pid, char *buf, size_t size)
-{
-	char *p;
-
-	snprintf(buf, size, "%s", kt_comm(&b->set.traces[ti], pid));
-	for (p = buf; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-}
-
 static uint64_t task_key(const struct base *b, const struct kt_trace *t, int pid)
 {
 	return (uint64_t)(t - b->set.traces) << 32 | (uint32_t)pid;
@@ -271,7 +253,7 @@ static int io_find_trigger(struct kt_trace *t, const struct kt_record *r, void *
 {
 	struct io *io = arg;
 
-	if (!is_event(r, "ktrace", "trigger"))
+	if (!kt_is_trigger(r))
 		return 0;
 	io->origin = rec_time(&io->b, t, r);
 	io->have_origin = true;
@@ -579,7 +561,7 @@ static void io_print(struct io *io)
 		struct io_task *task = &io->tasks[c->task];
 
 		time_word(tw, sizeof(tw), c->start, io->relative);
-		comm_of(&io->b, task->trace, task->pid, comm, sizeof(comm));
+		kt_comm_word(&io->b.set.traces[task->trace], task->pid, comm, sizeof(comm));
 		fprintf(out, "window %s%s pid=%d comm=%s requests=%llu bytes=%llu", tw,
 			host_tok(&io->b, task->trace, host, sizeof(host)), task->pid, comm,
 			c->requests, c->bytes);
@@ -594,7 +576,7 @@ static void io_print(struct io *io)
 
 		if ((io->b.pid >= 0 && task->pid != io->b.pid) || !task->requests)
 			continue;
-		comm_of(&io->b, task->trace, task->pid, comm, sizeof(comm));
+		kt_comm_word(&io->b.set.traces[task->trace], task->pid, comm, sizeof(comm));
 		if (task->max_lat >= 0)
 			us_word(tw, sizeof(tw), task->max_lat);
 		else
@@ -886,7 +868,7 @@ static int rc_oom(struct reclaim *rc, struct kt_trace *t, const struct kt_record
 		}
 	}
 	if (!o->comm[0])
-		comm_of(&rc->b, o->trace, o->victim, o->comm, sizeof(o->comm));
+		kt_comm_word(&rc->b.set.traces[o->trace], o->victim, o->comm, sizeof(o->comm));
 	for (i = 0; i < r->event->nr_fields; i++) {
 		const struct kt_field *f = &r->event->fields[i];
 
@@ -1036,7 +1018,7 @@ static void rc_print(struct reclaim *rc)
 			if (task->passes[j].priority < minp)
 				minp = task->passes[j].priority;
 		}
-		comm_of(&rc->b, task->trace, task->pid, comm, sizeof(comm));
+		kt_comm_word(&rc->b.set.traces[task->trace], task->pid, comm, sizeof(comm));
 		time_word(tw, sizeof(tw), task->passes[0].start, false);
 		time_word(tw2, sizeof(tw2), task->passes[task->nr_passes - 1].end, false);
 		fprintf(out, "task%s pid=%d comm=%s passes=%u reclaimed=%llu scanned=%llu ",
@@ -1078,7 +1060,7 @@ static void rc_print(struct reclaim *rc)
 		struct oom *o = &rc->ooms[i];
 
 		time_word(tw, sizeof(tw), o->at, false);
-		comm_of(&rc->b, o->trace, o->trigger, comm, sizeof(comm));
+		kt_comm_word(&rc->b.set.traces[o->trace], o->trigger, comm, sizeof(comm));
 		fprintf(out, "oom_kill at %s%s victim pid=%d comm=%s%s trigger pid=%d comm=%s\n",
 			tw, host_tok(&rc->b, o->trace, host, sizeof(host)), o->victim, o->comm,
 			o->rest ? o->rest : "", o->trigger, comm);

@@ -544,7 +544,7 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	char name[2 * KTRACE_NAME_LEN + 16];
 	unsigned int i, id;
 	unsigned char num[8];
-	const char *comm;
+	char comm[17];
 	uint64_t ns;
 	size_t n;
 
@@ -601,12 +601,10 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	put_le(num, ns, 8);
 	fwrite(num, 1, 8, st->f);
 	n = 12;
-	/* The task as report names it: no spaces. */
-	comm = kt_comm(t, r->pid);
-	for (i = 0; comm[i] && i < 16; i++)
-		fputc(comm[i] == ' ' ? '_' : comm[i], st->f);
-	fputc('\0', st->f);
-	n += i + 1;
+	/* The task as report names it (no spaces), at most 16 bytes. */
+	kt_comm_word(t, r->pid, comm, sizeof(comm));
+	fwrite(comm, 1, strlen(comm) + 1, st->f);
+	n += strlen(comm) + 1;
 	put_le(num, (uint32_t)r->pid, 4);
 	fwrite(num, 1, 4, st->f);
 	n += 4;

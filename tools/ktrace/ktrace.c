@@ -15,7 +15,6 @@
 #include "trace.h"
 
 #define KTRACE_TOOL_VERSION	"0.2"
-#define EXIT_USAGE		2
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 struct cmd {

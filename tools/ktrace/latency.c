@@ -79,7 +79,6 @@ static const char *syscall_name(const struct kt_trace *t, unsigned int nr)
 	return NULL;
 }
 
-#define EXIT_USAGE	2
 #define TOP_MAX		1000000
 #define HIST_WIDTH	40
 

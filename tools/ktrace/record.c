@@ -43,7 +43,6 @@
 
 #include "trace.h"
 
-#define EXIT_USAGE	2
 #define EXIT_NOCMD	127
 #define CHUNK		1048576		/* bytes per read of a stream file */
 #define FROZEN_WAIT_MS	10000		/* for the stop work of a trigger */
@@ -780,7 +779,7 @@ static struct recorder *recorder_new(const char *cmd)
 			r->fds[ch][cpu] = -1;
 	r->cmd = cmd;
 	r->direct = -1;
-	r->out = "ktrace.dat";
+	r->out = DEFAULT_FILE;
 	r->dir = kt_dir();
 	return r;
 }

@@ -14,8 +14,6 @@
 
 #include "trace.h"
 
-#define EXIT_USAGE	2
-
 /* The time bases of report's time column, --from and --to. */
 enum time_base { TB_MONO, TB_REAL, TB_REAL_ISO };
 
@@ -417,8 +415,6 @@ static int check_events(const struct filter *f, const struct kt_trace *t, bool q
 	}
 	return 0;
 }
-
-#define DEFAULT_FILE	"ktrace.dat"
 
 static const char report_help[] =
 	"usage: ktrace report [-c CPU,...] [-p PID|COMM,...] [-e EVENT,...] [--from SEC]\n"

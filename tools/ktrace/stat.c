@@ -11,9 +11,6 @@
 
 #include "trace.h"
 
-#define EXIT_USAGE	2
-#define DEFAULT_FILE	"ktrace.dat"
-
 #define STAT_TRIGGERS	16
 
 struct stat_acc {

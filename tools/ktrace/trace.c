@@ -1517,7 +1517,7 @@ int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg)
  */
 int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths)
 {
-	char *dflt = "ktrace.dat";
+	char *dflt = DEFAULT_FILE;
 	unsigned int i, j;
 
 	if (!nr) {

@@ -30,6 +30,9 @@
 /* The format, straight from the kernel tree: no installed headers needed. */
 #include "../../include/uapi/linux/ktrace.h"
 
+/* The exit status of a usage error (help: 0; a failure: 1). */
+#define EXIT_USAGE		2
+
 #define KTF_MAGIC		"KTRACEF\n"
 #define KTF_VERSION		1
 #define KTF_MAX_CPUS		4096
@@ -221,6 +224,8 @@ struct kt_set {
 };
 
 int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg);
+/* The trace file when none is named. */
+#define DEFAULT_FILE		"ktrace.dat"
 int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths);
 void kt_set_close(struct kt_set *s);
 int kt_set_merge(struct kt_set *s, kt_record_fn fn, void *arg);
