@@ -3,12 +3,13 @@
  * tools/ktrace: ktrace record and ktrace extract.
  *
  * extract saves what the buffers of /sys/kernel/debug/ktrace (or
- * $KTRACE_DIR) hold now, without writing any control file: every channel
- * and CPU stream read until it is empty, then what a decoder elsewhere
- * needs: the tasks alive (pid and name), the kernel's saved comms, uname,
- * the stats, the triggers and the kernel symbols of its addresses
- * (symbols.c), or none of its addresses at all.  It is how a flight recorder a trigger froze
- * is saved: its history is read whole, and tracing is not restarted.
+ * $KTRACE_DIR) hold now (without --stop, it writes no control file):
+ * every channel and CPU stream read until it is empty, then what a
+ * decoder elsewhere needs: the tasks alive (pid and name), the kernel's
+ * saved comms, uname, the stats, the triggers and the kernel symbols of
+ * its addresses (symbols.c), or none of its addresses at all.  It is how
+ * a flight recorder a trigger froze is saved: its history is read whole,
+ * and tracing is not restarted.
  *
  * record checks all its arguments (a bad one changes nothing), saves the
  * settings it is going to change, stops tracing, configures ktrace (mode,
