@@ -252,11 +252,36 @@ bool kt_field_raw(const struct kt_field *f, const struct kt_record *r, uint64_t 
 bool kt_key_named(const struct kt_trace *t, const struct kt_record *r, unsigned int i,
 		  struct kt_record *d);
 
-struct kt_buf;
+const char *kt_comm(const struct kt_trace *t, int pid);
+/* What the symbols section says a kernel-address value is; NULL: nothing. */
+const char *kt_symbol(const struct kt_trace *t, uint64_t value);
+const char *kt_channel_name(unsigned int ch);
+int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
+		   const void *data, size_t len);
+
+/* The control directory of the kernel, unless $KTRACE_DIR names another. */
+#define KT_DEFAULT_DIR		"/sys/kernel/debug/ktrace"
+const char *kt_dir(void);
+
 /*
- * One line as the kernel's ascii pipe prints it, newline included, in @b
- * (see format.c): cut as the kernel cuts it at KT_LINE_MAX bytes.  0, or
- * -1 when out of memory.
+ * format.c.  A line being formatted, NUL-terminated.  With @grow,
+ * kt_bufprintf() reallocates @p (malloc'ed or NULL; the caller frees it)
+ * to fit all; without, it stops at @size.  @overflow: something was left
+ * out, for want of room or of memory.
+ */
+struct kt_buf {
+	char *p;
+	size_t size, len;
+	bool grow, overflow;
+};
+
+__printf(2, 3)
+void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
+void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len);
+/*
+ * One line as the kernel's ascii pipe prints it, newline included, in @b:
+ * cut as the kernel cuts it at KT_LINE_MAX bytes.  0, or -1 when out of
+ * memory.
  */
 #define KT_LINE_MAX	(32 * 1024)	/* ASCII_LINE_MAX of kernel/trace/ktrace/ascii.c */
 int kt_format(struct kt_trace *t, const struct kt_record *r, struct kt_buf *b);
@@ -270,35 +295,20 @@ int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *ti
 bool kt_is_trigger(const struct kt_record *r);
 /* SECONDS.NANOSECONDS */
 void kt_time_str(char *buf, size_t size, uint64_t ns);
-const char *kt_comm(const struct kt_trace *t, int pid);
 /* kt_comm() with its spaces made '_', one word, as report prints it. */
 void kt_comm_word(const struct kt_trace *t, int pid, char *comm, size_t size);
-/* What the symbols section says a kernel-address value is; NULL: nothing. */
-const char *kt_symbol(const struct kt_trace *t, uint64_t value);
-
-const char *kt_channel_name(unsigned int ch);
-int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
-		   const void *data, size_t len);
-
-/* The control directory of the kernel, unless $KTRACE_DIR names another. */
-#define KT_DEFAULT_DIR		"/sys/kernel/debug/ktrace"
-const char *kt_dir(void);
-
-/*
- * A line being formatted, NUL-terminated.  With @grow, kt_bufprintf()
- * reallocates @p (malloc'ed or NULL; the caller frees it) to fit all;
- * without, it stops at @size.  @overflow: something was left out, for
- * want of room or of memory.
- */
-struct kt_buf {
-	char *p;
-	size_t size, len;
-	bool grow, overflow;
+/* The kinds of a field's value. */
+enum kt_value {
+	KT_VALUE_NONE,		/* not in the record: "?", JSON null */
+	KT_VALUE_WORD,		/* printed in the word buffer: a JSON string */
+	KT_VALUE_SIGNED,	/* a number */
+	KT_VALUE_UNSIGNED,
+	KT_VALUE_STRING,	/* bytes of the record, quoted */
 };
 
-__printf(2, 3)
-void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
-void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len);
+/* Field @f of @r as report prints it: in @b (a word, a string) or *@val. */
+enum kt_value kt_field_text(struct kt_buf *b, const struct kt_trace *t,
+			    const struct kt_field *f, const struct kt_record *r, uint64_t *val);
 
 /*
  * Add to the closed trace file at @path the kernel symbols its SYMBOL
@@ -327,20 +337,8 @@ int kt_analyze(struct kt_set *s, bool relative, FILE *out);
  * ktrace convert (ctf.c): the traces of @s as CTF 1.8 traces, the files
  * opened with @open (a name relative to the output directory: "metadata",
  * "high_0", or "HOST-N/..." for several traces); 0, or -1 after saying
- * why on stderr.  kt_field_text() (format.c): the value of field @f of @r
- * as report prints it, in @b for a word or a (quoted) string, or the
- * number in *@val.
+ * why on stderr.
  */
-enum kt_value {
-	KT_VALUE_NONE,		/* not in the record: "?", JSON null */
-	KT_VALUE_WORD,		/* printed in the word buffer: a JSON string */
-	KT_VALUE_SIGNED,	/* a number */
-	KT_VALUE_UNSIGNED,
-	KT_VALUE_STRING,	/* bytes of the record, quoted */
-};
-
-enum kt_value kt_field_text(struct kt_buf *b, const struct kt_trace *t,
-			    const struct kt_field *f, const struct kt_record *r, uint64_t *val);
 typedef FILE *(*kt_ctf_open_fn)(void *arg, const char *name);
 int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *arg);
 int cmd_convert(int argc, char **argv);
