@@ -33,7 +33,7 @@ bisect:
 	@$(CI)/bisect
 
 series:
-	@$(CI)/deps && $(CI)/prepare && $(CI)/series
+	@$(CI)/deps && $(CI)/prepare && KTRACE_MAIL=1 $(CI)/series
 
 prepare:
 	@$(CI)/deps && $(CI)/prepare

@@ -643,6 +643,8 @@ def main(argv):
             tracked = {f for f in git(top, 'ls-files', '--', '*/*').stdout.split() if not excluded(f)}
             for f in sorted(tracked - files):
                 git(top, 'rm', '-q', '--', f)
+            # What refresh wrote is staged: a new file is part of the series.
+            git(top, 'add', '-A', '--', 'patches', *sorted(files))
     else:
         print(__doc__.split('usage: ')[1], file=sys.stderr)
         sys.exit(2)

@@ -3,7 +3,7 @@
 # KTAP results.  The caller prints the plan and ends with done_tests.
 ci=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0
 fails=0
 

@@ -3,17 +3,24 @@
 # Host tests of .ci/prepare on a tiny fake base (KSRC): the overlay and the
 # diffs land in the tree, an unchanged file keeps its mtime, a renamed or
 # removed file leaves no stale copy, a dropped diff restores the upstream
-# file, and copies of upstream files or broken diffs are refused.  KTAP.
+# file, and copies of upstream files or broken diffs are refused.  All of it
+# on a machine without a git identity (HOME empty): the @MAINTAINER@ of the
+# diffs is the documented placeholder, and only the mailed series needs
+# one.  KTAP.
 set -u
 . "$(dirname "$0")/lib.sh"
 same() { cmp -s "$1" "$2"; }
-prep() { (cd "$repo" && OUT="$tmp/out-dir" KSRC="$tmp/base" bash .ci/prepare); }
+# No git identity anywhere: an empty HOME, no system config.
+mkdir -p "$tmp/home"
+noid() { (cd "$repo" && HOME="$tmp/home" GIT_CONFIG_NOSYSTEM=1 OUT="$tmp/out-dir" KSRC="$tmp/base" "$@"); }
+prep() { noid bash .ci/prepare; }
 
 # The fake base and a fake repository using the real driver.
 mkdir -p "$tmp/base/kernel" "$tmp/base/fs"
 printf 'obj-y += a.o\n' >"$tmp/base/kernel/Makefile"
 printf 'int a;\n' >"$tmp/base/kernel/a.c"
 printf 'obj-y += b/\n' >"$tmp/base/fs/Makefile"
+printf 'KT\nM:\tsomeone\n' >"$tmp/base/MAINTAINERS"
 repo=$tmp/repo
 mkdir -p "$repo/patches" "$repo/kernel/ktrace"
 cp -r "$ci" "$repo/.ci"
@@ -26,16 +33,27 @@ cat >"$repo/patches/k.diff" <<'D'
 @@ -1 +1,2 @@
  obj-y += a.o
 +obj-y += ktrace/
+--- a/MAINTAINERS
++++ b/MAINTAINERS
+@@ -1,2 +1,3 @@
+ KT
+ M:	someone
++M:	@MAINTAINER@
 D
 printf 'k.diff\n' >"$repo/patches/series"
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..14"
 ok "first prepare succeeds" prep
 tree=$(echo "$tmp"/out-dir/src/ksrc-*)
 ok "new files are overlaid" same "$repo/kernel/ktrace/core.c" "$tree/kernel/ktrace/core.c"
 ok "diffs are applied" grep -qx 'obj-y += ktrace/' "$tree/kernel/Makefile"
 ok "the base is tagged" git -C "$tree" rev-parse -q --verify refs/tags/ktrace-base
+ok "without a git identity, the M: line is the placeholder" \
+	grep -qx 'M:	ktrace developer <ktrace@example.invalid>' "$tree/MAINTAINERS"
+noid env KTRACE_MAIL=1 bash .ci/series >"$tmp/log" 2>&1
+ok "the mailed series (make series) is refused without one, saying why" \
+	grep -q 'git config user.name is not set' "$tmp/log"
 
 touch -d '2000-01-01' "$tree/kernel/ktrace/core.c" "$tree/kernel/Makefile"
 git -C "$repo" mv -f kernel/ktrace/old.c kernel/ktrace/new.c 2>/dev/null ||
