@@ -588,15 +588,17 @@ static inline void kt_sd_irq_fill(struct kt_sd_irq *e, u32 irq, const void *hand
 	*e = (struct kt_sd_irq) { .irq = irq, .handler = (unsigned long)handler };
 }
 
-/* Followed by the disk's or partition's name. */
+/* Followed by the disk's or partition's name; its size in MiB, saturated. */
 struct kt_sd_blockdev {
 	u32 dev;
+	u32 size_mib;
 };
 
-static_assert(sizeof(struct kt_sd_blockdev) == 4);
+static_assert(sizeof(struct kt_sd_blockdev) == 8);
 
 static const struct ktrace_field kt_sd_blockdev_fields[] __maybe_unused = {
 	KT_FIELD_OF(struct kt_sd_blockdev, dev, KTRACE_DISPLAY_DEV),
+	KT_FIELD_OF(struct kt_sd_blockdev, size_mib, KTRACE_DISPLAY_DEC),
 	KT_FIELD_TAIL(struct kt_sd_blockdev, "name"),
 };
 

@@ -350,7 +350,10 @@ static void kt_dump_irqs(struct kt_sd *sd)
 /* Disks and partitions: dev_t to name, as /sys/class/block. */
 static int kt_dump_bdev(struct device *dev, void *data)
 {
-	struct kt_sd_blockdev e = { .dev = dev->devt };
+	struct kt_sd_blockdev e = {
+		.dev = dev->devt,
+		.size_mib = min_t(u64, bdev_nr_sectors(dev_to_bdev(dev)) >> 11, U32_MAX),
+	};
 	struct kt_sd *sd = data;
 
 	if (kt_sd_stopped(sd))

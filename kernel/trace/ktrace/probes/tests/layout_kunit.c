@@ -212,7 +212,7 @@ static void fill_sd_irq(void *p)
 /* As kt_dump_bdev() and kt_dump_netdevs() write them. */
 static void fill_sd_blockdev(void *p)
 {
-	struct kt_sd_blockdev e = { .dev = V32 };
+	struct kt_sd_blockdev e = { .dev = V32, .size_mib = 0x41424344 };
 
 	memcpy(p, &e, sizeof(e));
 }
@@ -307,7 +307,8 @@ static const struct layout_case layout_cases[] = {
 	     NUM("irq", 0x81828384), NUM("handler", (unsigned long)V64),
 	     STR("name", "ata_piix")),
 	CASE("statedump:blockdev", kt_sd_blockdev, struct kt_sd_blockdev,
-	     fill_sd_blockdev, "vda1", NUM("dev", V32), STR("name", "vda1")),
+	     fill_sd_blockdev, "vda1", NUM("dev", V32), NUM("size_mib", 0x41424344),
+	     STR("name", "vda1")),
 	CASE("statedump:netdev", kt_sd_netdev, struct kt_sd_netdev,
 	     fill_sd_netdev, "eth0", NUM("ifindex", 0x91929394),
 	     STR("name", "eth0")),
