@@ -6,7 +6,9 @@ line per leaf test: "PASS|FAIL|SKIP <name>".
 A test that ran subtests is judged by them, but a parent that says "not ok"
 while its children passed is a failure too (a script that died after its
 last subtest), and so is a plan that does not match the number of results
-(tests that never ran), a "Bail out!" and a file with no result at all.
+(tests that never ran), a test script's results with no plan at all (the
+kselftests print theirs at the end: a script that died before has none), a
+"Bail out!" and a file with no result at all.
 
 usage: ktap.py PREFIX FILE...   (PREFIX names the results, e.g. kunit)
 Exit status: 0 if nothing failed or was skipped, 1 otherwise.
@@ -64,6 +66,10 @@ def parse(prefix, text):
         if blk.plan is not None and blk.plan != len(blk.results):
             leaves.append(('FAIL', '(plan: %d tests, %d results)'
                            % (blk.plan, len(blk.results))))
+        # A test's own results (a KUnit suite, a kselftest script) have a
+        # plan, first or last; none means it ended before its last line.
+        if blk.depth == 1 and blk.plan is None and blk.results:
+            leaves.append(('FAIL', '(no plan: ended early?)'))
         return leaves
 
     for line in text.splitlines():

@@ -28,7 +28,6 @@ expect() {
 }
 
 echo "KTAP version 1"
-echo "1..3"
 expect "a hung guest fails within its timeout" 1 \
 	'did not finish within 8s' -- BOOT_TIMEOUT=8 \
 	BOOT_APPEND="rdinit=/bin/busybox -- sleep 1000"
@@ -36,4 +35,5 @@ expect "a panicking guest fails and shows its console" 1 \
 	'Kernel panic' -- BOOT_TIMEOUT=60 BOOT_APPEND="rdinit=/nonexistent"
 expect "an unknown job fails with status 127" 127 \
 	'status 127' -- BOOT_TIMEOUT=60
+echo "1..$n"
 [ "$fails" -eq 0 ]

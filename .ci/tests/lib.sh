@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the host tests of the driver (sourced): a scratch directory and
-# KTAP results.  The caller prints the plan and ends with done_tests.
+# KTAP results.  The caller prints "KTAP version 1" and ends with
+# done_tests, which prints the plan: the number of results, counted.
 ci=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -18,4 +19,4 @@ ok() {	# ok NAME COMMAND...: one result, the command's output on failure
 	fi
 }
 not() { ! "$@"; }
-done_tests() { [ "$fails" -eq 0 ]; }
+done_tests() { echo "1..$n"; [ "$fails" -eq 0 ]; }

@@ -43,7 +43,6 @@ D
 printf 'k.diff\n' >"$repo/patches/series"
 
 echo "KTAP version 1"
-echo "1..14"
 ok "first prepare succeeds" prep
 tree=$(echo "$tmp"/out-dir/src/ksrc-*)
 ok "new files are overlaid" same "$repo/kernel/ktrace/core.c" "$tree/kernel/ktrace/core.c"

@@ -26,11 +26,6 @@ fi
 # what is there instead of three of the caller.
 IRQSOFF=
 [ -d "$KT/events/irq/irqsoff" ] && IRQSOFF=1
-if [ -n "$IRQSOFF" ]; then
-	ktap_set_plan 11
-else
-	ktap_set_plan 10
-fi
 
 TMP=$(mktemp -d)
 P=/sys/module/ktrace/parameters
@@ -98,4 +93,4 @@ else
 fi
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
 case_save jitter "$TMP/t.dat" "$TMP/out" "$TMP/out2"
-ktap_finished
+ktrace_done

@@ -16,7 +16,6 @@
 
 ktrace_setup
 ktrace_tool
-ktap_set_plan 10
 
 TMP=$(mktemp -d)
 VM=/proc/sys/vm
@@ -106,4 +105,4 @@ in_range "reclaim kept pages for being dirty (the 16 MiB written), pass after pa
 	   awk '{ n += $1 } END { print n + 0 }')" 1 1000000
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
 case_save oom "$TMP/t.dat" "$TMP/out"
-ktap_finished
+ktrace_done

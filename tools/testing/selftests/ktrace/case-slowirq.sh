@@ -17,7 +17,6 @@ if [ ! -w "$F" ]; then
 	ktap_skip_all "no $F: is CONFIG_KTRACE_TEST_EVENTS=y?"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 10
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -62,4 +61,4 @@ for want in 20000 10000 5000; do
 done
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
 case_save slowirq "$TMP/t.dat" "$TMP/out"
-ktap_finished
+ktrace_done

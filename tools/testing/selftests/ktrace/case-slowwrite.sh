@@ -15,7 +15,6 @@
 
 ktrace_setup
 ktrace_tool
-ktap_set_plan 13
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"; null_blk_del ktslow 2>/dev/null' EXIT
@@ -84,4 +83,4 @@ check "the flood is there in every window of the writer's requests" \
 		"$TMP/io" | awk -F/ '{ print ($1 > 0 && $1 == $2) ? "yes" : $0 }')" yes
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
 case_save slowwrite "$TMP/t.dat" "$TMP/out" "$TMP/io"
-ktap_finished
+ktrace_done

@@ -12,7 +12,6 @@
 ktrace_setup
 LKDTM=/sys/kernel/debug/provoke-crash/DIRECT
 [ -w $LKDTM ] || { ktap_skip_all "no $LKDTM: is CONFIG_LKDTM=y?"; exit "$KSFT_SKIP"; }
-ktap_set_plan 8
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -101,4 +100,4 @@ order=$(awk '/text="before the oops"/ && !m { m = NR }
 	END { print (m && t > m) ? "ok" : m " " t }' "$TMP/out")
 check "oops: the mark before the trigger record" "$order" ok
 echo '!oops' >"$KT/triggers"
-ktap_finished
+ktrace_done

@@ -8,7 +8,6 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 25
 
 E=$KT/events
 TMP=$(mktemp -d)
@@ -107,4 +106,4 @@ check "and the kernel log says so" \
 # A mode change frees the buffers.
 echo drop >"$KT/mode"
 echo hybrid >"$KT/mode"
-ktap_finished
+ktrace_done

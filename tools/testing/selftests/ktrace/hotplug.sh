@@ -15,7 +15,6 @@ if [ ! -w "$ON" ]; then
 	ktap_skip_all "no CPU 1 that can go offline"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 10
 
 TMP=$(mktemp -d)
 trap 'echo 1 >"$ON"; rm -rf "$TMP"' EXIT
@@ -70,4 +69,4 @@ check "CPU 1: events = read + dropped + overwritten" \
 check "CPU 1 wrote 150 events" "$ev" 150
 check "the kernel logged no warning" "$(splats_since "$dmesg_before")" 0
 echo hybrid >"$KT/mode"
-ktap_finished
+ktrace_done

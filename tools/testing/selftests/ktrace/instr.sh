@@ -11,12 +11,6 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-# One more test where the preemptirq tracepoints exist.
-if [ -d /sys/kernel/debug/tracing/events/preemptirq ]; then
-	ktap_set_plan 47
-else
-	ktap_set_plan 46
-fi
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -292,4 +286,4 @@ has "net:xmit on lo" " net:xmit ifindex=1 len=98$"
 has "net:receive on lo" " net:receive ifindex=1 len=84$"
 
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
-ktap_finished
+ktrace_done

@@ -40,6 +40,16 @@ in_range() {
 	fi
 }
 
+# ktrace_done: the end of a test script.  The plan is counted, not written
+# by hand: one line "1..N" for the N results printed (a trailing plan, as
+# TAP allows), then the exit status of ktap_finished.  A script that dies
+# before it never prints a plan, which the runner's parser (.ci/ktap.py)
+# counts as a failure.
+ktrace_done() {
+	ktap_set_plan $((KTAP_CNT_PASS + KTAP_CNT_FAIL + KTAP_CNT_SKIP))
+	ktap_finished
+}
+
 # wr [-n SIZE] FILE [DATA]: one write(2); prints "ok N" or the errno name.
 wr() {
 	"$DIR"/ktrace_write "$@" 2>&1

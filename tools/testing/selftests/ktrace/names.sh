@@ -11,7 +11,6 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 11
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -83,4 +82,4 @@ check "a statedump into a full channel counts its losses" \
 check "and saves every task's name" \
 	"$(grep -c -x -e "1 $(cat /proc/1/comm)" -e "$$ $(cat /proc/$$/comm)" "$KT/comms")" 2
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
-ktap_finished
+ktrace_done

@@ -11,7 +11,6 @@
 
 ktrace_setup
 ktrace_tool
-ktap_set_plan 23
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -160,4 +159,4 @@ if [ -n "$KTRACE_SAVE_DIR" ]; then
 	mkdir -p "$KTRACE_SAVE_DIR"
 	cp "$TMP/t.dat" "$TMP/rep" "$TMP/stat" "$KTRACE_SAVE_DIR/"
 fi
-ktap_finished
+ktrace_done

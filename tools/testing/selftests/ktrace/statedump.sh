@@ -9,7 +9,6 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ktap_set_plan 15
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"; kill $SLEEPER 2>/dev/null' EXIT
@@ -120,4 +119,4 @@ check "statedump:end counts the tasks, files and maps written" \
 	"$(sd task | wc -l) $(sd fd | wc -l) $(sd map | wc -l)"
 ktap_print_msg "statedump: $(echo "$end" | sed 's/.*statedump:end //')"
 check "no kernel warning" "$(splats_since "$dmesg_start")" 0
-ktap_finished
+ktrace_done

@@ -15,7 +15,6 @@ if ! awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' /proc/kallsyms 2
 	ktap_skip_all "/proc/kallsyms shows no address (kptr_restrict or no CONFIG_KALLSYMS)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 10
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -116,4 +115,4 @@ if [ -n "${KTRACE_SAVE_DIR:-}" ]; then
 	cp "$TMP/t.dat" "$KTRACE_SAVE_DIR/symbols-t.dat" 2>/dev/null
 	cp "$TMP/h.dat" "$KTRACE_SAVE_DIR/symbols-h.dat" 2>/dev/null
 fi
-ktap_finished
+ktrace_done
