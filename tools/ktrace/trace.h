@@ -321,7 +321,7 @@ int kt_symbols_save(const char *path, bool hide);
 int kt_symbols_can_hide(const char *cmd);
 
 /* The commands. */
-int kt_record(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int kt_extract(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
