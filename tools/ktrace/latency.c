@@ -42,7 +42,7 @@
 
 #include <linux/kernel.h>		/* tools/include: ARRAY_SIZE() */
 
-#include "trace.h"
+#include "format.h"
 
 /*
  * The x86-64 system call names, generated at build time from the kernel's

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tools/ktrace: ktrace record and ktrace extract.
- *
- * extract saves what the buffers of /sys/kernel/debug/ktrace (or
- * $KTRACE_DIR) hold now (without --stop, it writes no control file):
- * every channel and CPU stream read until it is empty, then what a
- * decoder elsewhere needs: the tasks alive (pid and name), the kernel's
- * saved comms, uname, the stats, the triggers and the kernel symbols of
- * its addresses (symbols.c), or none of its addresses at all.  It is how
- * a flight recorder a trigger froze is saved: its history is read whole,
- * and tracing is not restarted.
+ * tools/ktrace: ktrace record, and the recorder it shares with ktrace
+ * extract (extract.c): the control files of /sys/kernel/debug/ktrace (or
+ * $KTRACE_DIR), the signals, and the trace file: the stream files read
+ * into it, then the tasks, the comms, uname, the stats, the triggers and
+ * the kernel symbols.
  *
  * record checks all its arguments (a bad one changes nothing), saves the
  * settings it is going to change, stops tracing, configures ktrace (mode,
@@ -42,14 +37,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "record.h"
 
 #define EXIT_NOCMD	127
 #define CHUNK		1048576		/* bytes per read of a stream file */
-#define FROZEN_WAIT_MS	10000		/* for the stop work of a trigger */
 #define FROZEN_POLL_MS	20
-
-enum kt_state { KT_UNKNOWN, KT_STOPPED, KT_TRACING, KT_FROZEN };
 
 /* The last of SIGINT, SIGTERM, SIGHUP, SIGQUIT caught, read by the loops. */
 static int interrupted;
@@ -74,7 +66,7 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static int sig_caught(void)
+int sig_caught(void)
 {
 	return __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
 }
@@ -89,7 +81,7 @@ static bool handler_set[NR_HANDLED];
  * Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT (and with @chld SIGCHLD), except
  * a signal ignored on entry (nohup, a background job): it stays ignored.
  */
-static void catch_signals(bool chld)
+void catch_signals(bool chld)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	unsigned int i;
@@ -113,7 +105,7 @@ static bool sigpipe_set;
  * reader went away) is an EPIPE error, not record's death between a change
  * of the settings and their restoration.
  */
-static void ignore_sigpipe(void)
+void ignore_sigpipe(void)
 {
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 
@@ -132,26 +124,6 @@ static void uncatch_signals(void)
 		if (handler_set[i])
 			sigaction(handled_signals[i], &old_actions[i], NULL);
 }
-
-struct recorder {
-	const char *cmd;		/* "record" or "extract", for messages */
-	const char *dir;
-	const char *out;
-	char *out_real;			/* the target of a symlink -o, allocated */
-	bool cut_by_signal;		/* extract: a signal ends it, no file */
-	int direct;			/* -o of a device or fifo: written, not replaced */
-	char *tmp;			/* being written; renamed to out at the end */
-	FILE *f;
-	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
-	unsigned int nr_cpus;
-	unsigned char *chunk;
-	unsigned long long bytes;	/* all sections */
-	unsigned long long stream_bytes;	/* of the stream sections */
-	unsigned int nr_streams;	/* streams that had data */
-	bool had_data[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
-	bool extract;
-	char *stats_before;		/* extract: the counters before reading */
-};
 
 /* A whole small file, NUL-terminated; NULL if it cannot be read. */
 static char *slurp(const char *path, size_t max)
@@ -202,7 +174,7 @@ static char *ctl_value(const char *dir, const char *file)
  * nothing to debugfs, a whole new value to a regular file of a test's
  * fake directory); 0, or -1 after saying why.
  */
-static int ctl_write(const struct recorder *r, const char *file, const char *val)
+int ctl_write(const struct recorder *r, const char *file, const char *val)
 {
 	char path[4096];
 	ssize_t n;
@@ -226,7 +198,7 @@ static int ctl_write(const struct recorder *r, const char *file, const char *val
  * The state of the trace: the first line of ``stats`` ("state stopped",
  * "state tracing" or "state frozen"), else ``enable``.
  */
-static enum kt_state trace_state(const char *dir)
+enum kt_state trace_state(const char *dir)
 {
 	enum kt_state st = KT_UNKNOWN;
 	char *v = ctl_value(dir, "stats");
@@ -270,7 +242,7 @@ static unsigned long long now_ms(void)
  * Wait for it (reading ``stats`` only), at most FROZEN_WAIT_MS.
  * Returns the state then.
  */
-static enum kt_state wait_frozen(const char *dir)
+enum kt_state wait_frozen(const char *dir)
 {
 	unsigned long long end = now_ms() + FROZEN_WAIT_MS;
 	enum kt_state st;
@@ -281,7 +253,7 @@ static enum kt_state wait_frozen(const char *dir)
 }
 
 /* Has a signal ended extract?  Said once; the caller removes its file. */
-static bool cut(const struct recorder *r)
+bool cut(const struct recorder *r)
 {
 	if (!r->cut_by_signal || !sig_caught())
 		return false;
@@ -308,7 +280,7 @@ static int section(struct recorder *r, unsigned int type, unsigned int ch,
  * a symlink stands for its target, the file replaced; a device or fifo is
  * written to (opened now, O_TRUNC), not replaced.  0, or -1 after saying why.
  */
-static int out_resolve(struct recorder *r)
+int out_resolve(struct recorder *r)
 {
 	struct stat st;
 	char *real;
@@ -352,7 +324,7 @@ static int out_resolve(struct recorder *r)
  * $TMPDIR: the symbols are added to a file read again, then it is copied),
  * mode 0600, and write the file header.  0, or -1 after saying why.
  */
-static int out_create(struct recorder *r)
+int out_create(struct recorder *r)
 {
 	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
 	const char *dir = getenv("TMPDIR");
@@ -519,7 +491,7 @@ static int discard_streams(struct recorder *r)
  * Returns the number of files open, or -1 after saying why a file exists
  * but could not be opened.
  */
-static int open_streams(struct recorder *r)
+int open_streams(struct recorder *r)
 {
 	unsigned int ch, cpu;
 	char path[4096];
@@ -643,7 +615,7 @@ static const char *next_line(const char *line)
  * and, for each line "cpuN CHANNEL events=E ...", its first three words.
  * NULL if unreadable.
  */
-static char *stats_counters(const char *dir)
+char *stats_counters(const char *dir)
 {
 	char path[4096], *stats, *out, *o;
 	const char *line, *e;
@@ -703,7 +675,7 @@ static bool changed_while_read(struct recorder *r)
  * the symbols, and the rename over the output.  0, or -1 after saying why,
  * the temporary file removed.
  */
-static int out_finish(struct recorder *r, bool hide)
+int out_finish(struct recorder *r, bool hide)
 {
 	struct utsname u;
 	char text[1024];
@@ -756,7 +728,7 @@ fail:
 	return -1;
 }
 
-static struct recorder *recorder_new(const char *cmd)
+struct recorder *recorder_new(const char *cmd)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	unsigned int ch, cpu;
@@ -785,7 +757,7 @@ static struct recorder *recorder_new(const char *cmd)
 	return r;
 }
 
-static void recorder_free(struct recorder *r)
+void recorder_free(struct recorder *r)
 {
 	close_streams(r);
 	out_discard(r);
@@ -795,115 +767,6 @@ static void recorder_free(struct recorder *r)
 	free(r->stats_before);
 	free(r->chunk);
 	free(r);
-}
-
-static const char extract_help[] =
-	"usage: ktrace extract [-o FILE] [--stop] [--no-kernel-addresses]\n"
-	"\n"
-	"Save what the buffers hold now (every channel of every CPU), the tasks,\n"
-	"uname, the stats, the comms and the triggers to one file; without\n"
-	"--stop, it changes nothing: the way to save a flight recorder a\n"
-	"trigger froze.\n"
-	"A trace still tracing is refused, unless --stop.\n"
-	"\n"
-	"  -o, --output FILE        the trace file (default ktrace.dat)\n"
-	"  -s, --stop               stop tracing first (echo 0 > enable)\n"
-	"      --no-kernel-addresses\n"
-	"                           save no kernel addresses at all (symbols\n"
-	"                           instead), for traces posted publicly\n"
-	"  -h, --help               this help\n"
-	"\n"
-	"The control directory is $KTRACE_DIR, by default /sys/kernel/debug/ktrace.\n";
-
-int kt_extract(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "stop", no_argument, NULL, 's' },
-		{ "no-kernel-addresses", no_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool stop = false, hide = false;
-	struct recorder *r;
-	enum kt_state st;
-	int c, ret = 1;
-
-	ignore_sigpipe();
-	r = recorder_new("extract");
-	if (!r)
-		return 1;
-	r->extract = true;
-	while ((c = getopt_long(argc, argv, "o:sh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			r->out = optarg;
-			break;
-		case 's':
-			stop = true;
-			break;
-		case 'K':
-			hide = true;
-			break;
-		case 'h':
-			fputs(extract_help, stdout);
-			ret = 0;
-			goto out;
-		default:
-			fputs(extract_help, stderr);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "ktrace extract: unexpected argument '%s'\n", argv[optind]);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (hide && kt_symbols_can_hide("extract"))
-		goto out;
-	if (out_resolve(r))
-		goto out;
-	/* A signal ends extract, its temporary file removed. */
-	r->cut_by_signal = true;
-	catch_signals(false);
-	st = trace_state(r->dir);
-	if (st == KT_UNKNOWN) {
-		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
-		goto out;
-	}
-	if (st == KT_TRACING && !stop) {
-		fprintf(stderr,
-			"ktrace extract: ktrace is tracing: stop it first (echo 0 > %s/enable) or use --stop: read while tracing, its history would be cut short\n",
-			r->dir);
-		goto out;
-	}
-	if (st == KT_TRACING && ctl_write(r, "enable", "0"))
-		goto out;
-	if (st == KT_FROZEN && wait_frozen(r->dir) == KT_FROZEN && !cut(r)) {
-		fprintf(stderr,
-			"ktrace extract: the trace is still frozen after %u ms: its trigger's stop has not completed\n",
-			FROZEN_WAIT_MS);
-		goto out;
-	}
-	r->stats_before = stats_counters(r->dir);
-	c = open_streams(r);
-	if (c < 0)
-		goto out;
-	if (!c) {
-		fprintf(stderr,
-			"ktrace extract: no stream files under %s/high: no buffers allocated?\n",
-			r->dir);
-		goto out;
-	}
-	if (out_create(r) || out_finish(r, hide))
-		goto out;
-	ret = 0;
-out:
-	recorder_free(r);
-	if (sig_caught())
-		ret = 128 + sig_caught();
-	return ret;
 }
 
 /*

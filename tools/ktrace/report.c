@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "trace.h"
+#include "format.h"
 
 /* The time bases of report's time column, --from and --to. */
 enum time_base { TB_MONO, TB_REAL, TB_REAL_ISO };

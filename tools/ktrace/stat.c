@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "format.h"
 
 #define STAT_TRIGGERS	16
 

@@ -1876,29 +1876,156 @@ static int hostile_trace(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The metadata of the default trace, as the kernel writes it at a start. */
+static void default_meta(const struct ktrace_meta_clock *mc)
 {
-	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	struct ktrace_meta_trace mt = {
 		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 2, .nr_records = META_RECORDS,
 	};
+	struct ktrace_meta_enum en = { 2, 0, "two" };
+	const char *host = getenv("MKTRACE_HOST");
+
+	mt.version = fmt_version;
+	sb_begin(&low, 0, 1, 1000);
+	memcpy(mt.release, "6.99.0-synthetic", 16);
+	memcpy(mt.machine, "x86_64", 6);
+	/* $MKTRACE_HOST: the machine's nodename (merged traces, t-merge.sh). */
+	if (host)
+		snprintf(mt.nodename, sizeof(mt.nodename), "%s", host);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, mc, sizeof(*mc));
+	/* foo:bits, compact on high: a 12-bit hex, a signed 4-bit, an enum. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 3, 0, 0, 3, 0, "foo", "bits");
+	meta_field("h", 0, 12, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_field("s", 12, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("e", 16, 16, KTRACE_DISPLAY_ENUM, 0, 1);
+	meta(KTRACE_META_ENUM, &en, sizeof(en));
+	/* foo:switch, compact on high, pid is current: the next task. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 4, 0, 0, 1,
+		   KTRACE_EVENT_PID_IS_CURRENT, "foo", "switch");
+	meta_field("next", 0, 32, KTRACE_DISPLAY_PID, 0, 0);
+	/* bar:io, expanded on medium: dev, signed int, u64, string. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 2, 4, 0,
+		   "bar", "io");
+	meta_field("dev", 0, 4, KTRACE_DISPLAY_DEV, 0, 0);
+	meta_field("ret", 4, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("sector", 8, 8, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	/* bar:big: the last 4 bytes of a 65535-byte payload. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 3, 1, 0,
+		   "bar", "big");
+	meta_field("tail", 65531, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	/* bar:name, expanded on medium: names a pid, as fork or exec do. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 4, 2, 0,
+		   "bar", "name");
+	meta_field("pid", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("comm", 4, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	/* ktrace:trigger, the record of a trigger that fired (report -r). */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
+		   "ktrace", "trigger");
+	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+}
+
+/* The default trace's high channel. */
+static void default_high(void)
+{
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
+	char text[256];
+	uint64_t clock;
+	unsigned int i;
+
+	high.buf = malloc(SB_HIGH);
+	/*
+	 * High channel, CPU 1: foo:bits across four 27-bit rollovers, a
+	 * switch to pid 42, then subbuffers 2 and 3 lost (overwritten).
+	 */
+	clock = 1000;
+	sb_begin(&high, 0, 7, clock);
+	for (i = 0; i < 8; i++) {
+		clock += (1ULL << 26) + 5 * 3;
+		sb_compact(&high, 3, clock, 0x0002f123 + i);
+		snprintf(text, sizeof(text), "foo:bits h=0x%x s=-1 e=two", 0x123 + i);
+		line(clock, 1, "init-7", text);
+	}
+	clock += 5;
+	sb_compact(&high, 4, clock, 42);
+	line(clock, 1, "learned-42", "foo:switch next=42");
+	sb_end(&high, 0);
+	clock += 5;
+	sb_begin(&high, 1, 42, clock);
+	sb_compact(&high, 3, clock, 0x00010005);
+	line(clock, 1, "learned-42", "foo:bits h=0x5 s=0 e=1");
+	/* No metadata for id 9: unknown, still decoded. */
+	clock += 10;
+	sb_compact(&high, 9, clock, 0x2a);
+	line(clock, 1, "learned-42", "unknown:high id=9 payload=0x2a");
+	sb_end(&high, 0);
+	clock += 10;
+	sb_begin(&high, 4, 99, clock);
+	sb_compact(&high, 3, clock, 0);
+	line(clock, 1, "saved-99", "foo:bits h=0x0 s=0 e=0");
+	sb_end(&high, 300);
+	sb_flush(&high);
+}
+
+/* The default trace's medium channel, its trigger record if @with_trigger. */
+static void default_medium(bool with_trigger)
+{
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	static unsigned char big[65535];
+	unsigned char ex[32];
+	unsigned int i;
+	int32_t neg = -5;
+
+	med.buf = malloc(SB_MEDIUM);
+	/* Medium channel, CPU 0: bar:io, bar:big at maximum length, unknown. */
+	sb_begin(&med, 0, 0, 1005);
+	memset(ex, 0, sizeof(ex));
+	i = 8 << 20 | 3;
+	memcpy(ex, &i, 4);
+	memcpy(ex + 4, &neg, 4);
+	memcpy(ex + 8, &(uint64_t){ 123456789012ULL }, 8);
+	/* Quote, newline, control byte, a byte not UTF-8, backslash, UTF-8. */
+	memcpy(ex + 16, "a\"b\n\x01\xff\\\xc3\xa9", 9);
+	sb_expanded(&med, 7, 2, 1005, ex, 28);
+	line(1005, 0, "<idle>-0",
+	     "bar:io dev=8:3 ret=-5 sector=123456789012 name=\"a\\\"b\\n\\x01\\xff\\\\\\xc3\\xa9\"");
+	memset(big, 'x', sizeof(big));
+	memcpy(big + 65531, &(uint32_t){ 4000000000U }, 4);
+	sb_expanded(&med, 7, 3, 1010, big, sizeof(big));
+	line(1010, 0, "<idle>-0", "bar:big tail=4000000000");
+	sb_expanded(&med, 9, 1, 1015, "abcd", 4);
+	line(1015, 0, "<idle>-0", "unknown:medium major=9 minor=1 length=4");
+	/* Names pid 42 before its events on the high channel (tasks: worker). */
+	memset(ex, 0, sizeof(ex));
+	ex[0] = 42;
+	memcpy(ex + 4, "learned", 7);
+	sb_expanded(&med, 7, 4, 1020, ex, 20);
+	line(1020, 0, "<idle>-0", "bar:name pid=42 comm=\"learned\"");
+	if (with_trigger) {
+		memset(ex, 0, sizeof(ex));
+		memcpy(ex, "user", 4);
+		memcpy(ex + 16, "slow", 4);
+		sb_expanded(&med, 1, 1, 1025, ex, 24);
+		line(1025, 0, "<idle>-0", "ktrace:trigger trigger=\"user\" reason=\"slow\"");
+	}
+	sb_end(&med, 0);
+	sb_flush(&med);
+}
+
+int main(int argc, char **argv)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	/* CLOCK_REALTIME 1700000000.123456789 at CLOCK_MONOTONIC 5 s. */
 	struct ktrace_meta_clock mc = {
 		2500000000ULL, 7, 0, 1000, 5000000000ULL, 1700000000123456789ULL, "tsc"
 	};
-	struct ktrace_meta_enum en = { 2, 0, "two" };
-	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
-	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
-	static unsigned char big[65535];
-	unsigned char ex[32];
-	char text[256];
-	uint64_t clock;
-	unsigned int i;
-	int32_t neg = -5;
 	bool with_trigger = true;
-	const char *host = getenv("MKTRACE_HOST");
 
 	if (argc >= 4 && (!strcmp(argv[3], "symbols") || !strcmp(argv[3], "badsymbols") ||
 			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers") ||
@@ -1999,120 +2126,11 @@ int main(int argc, char **argv)
 		perror("mktrace");
 		return 1;
 	}
-	mt.version = fmt_version;
 	low.buf = malloc(SB_LOW);
-	high.buf = malloc(SB_HIGH);
-	med.buf = malloc(SB_MEDIUM);
 	fwrite(&h, sizeof(h), 1, trace);
-
-	/* Metadata, as the kernel writes it at a start. */
-	sb_begin(&low, 0, 1, 1000);
-	memcpy(mt.release, "6.99.0-synthetic", 16);
-	memcpy(mt.machine, "x86_64", 6);
-	/* $MKTRACE_HOST: the machine's nodename (merged traces, t-merge.sh). */
-	if (host)
-		snprintf(mt.nodename, sizeof(mt.nodename), "%s", host);
-	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
-	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
-	/* foo:bits, compact on high: a 12-bit hex, a signed 4-bit, an enum. */
-	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 3, 0, 0, 3, 0, "foo", "bits");
-	meta_field("h", 0, 12, KTRACE_DISPLAY_HEX, 0, 0);
-	meta_field("s", 12, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
-	meta_field("e", 16, 16, KTRACE_DISPLAY_ENUM, 0, 1);
-	meta(KTRACE_META_ENUM, &en, sizeof(en));
-	/* foo:switch, compact on high, pid is current: the next task. */
-	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 4, 0, 0, 1,
-		   KTRACE_EVENT_PID_IS_CURRENT, "foo", "switch");
-	meta_field("next", 0, 32, KTRACE_DISPLAY_PID, 0, 0);
-	/* bar:io, expanded on medium: dev, signed int, u64, string. */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 2, 4, 0,
-		   "bar", "io");
-	meta_field("dev", 0, 4, KTRACE_DISPLAY_DEV, 0, 0);
-	meta_field("ret", 4, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
-	meta_field("sector", 8, 8, KTRACE_DISPLAY_DEC, 0, 0);
-	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
-	/* bar:big: the last 4 bytes of a 65535-byte payload. */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 3, 1, 0,
-		   "bar", "big");
-	meta_field("tail", 65531, 4, KTRACE_DISPLAY_DEC, 0, 0);
-	/* bar:name, expanded on medium: names a pid, as fork or exec do. */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 4, 2, 0,
-		   "bar", "name");
-	meta_field("pid", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
-	meta_field("comm", 4, 16, KTRACE_DISPLAY_STRING, 0, 0);
-	/* ktrace:trigger, the record of a trigger that fired (report -r). */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
-		   "ktrace", "trigger");
-	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
-	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
-	sb_end(&low, 0);
-	sb_flush(&low);
-
-	/*
-	 * High channel, CPU 1: foo:bits across four 27-bit rollovers, a
-	 * switch to pid 42, then subbuffers 2 and 3 lost (overwritten).
-	 */
-	clock = 1000;
-	sb_begin(&high, 0, 7, clock);
-	for (i = 0; i < 8; i++) {
-		clock += (1ULL << 26) + 5 * 3;
-		sb_compact(&high, 3, clock, 0x0002f123 + i);
-		snprintf(text, sizeof(text), "foo:bits h=0x%x s=-1 e=two", 0x123 + i);
-		line(clock, 1, "init-7", text);
-	}
-	clock += 5;
-	sb_compact(&high, 4, clock, 42);
-	line(clock, 1, "learned-42", "foo:switch next=42");
-	sb_end(&high, 0);
-	clock += 5;
-	sb_begin(&high, 1, 42, clock);
-	sb_compact(&high, 3, clock, 0x00010005);
-	line(clock, 1, "learned-42", "foo:bits h=0x5 s=0 e=1");
-	/* No metadata for id 9: unknown, still decoded. */
-	clock += 10;
-	sb_compact(&high, 9, clock, 0x2a);
-	line(clock, 1, "learned-42", "unknown:high id=9 payload=0x2a");
-	sb_end(&high, 0);
-	clock += 10;
-	sb_begin(&high, 4, 99, clock);
-	sb_compact(&high, 3, clock, 0);
-	line(clock, 1, "saved-99", "foo:bits h=0x0 s=0 e=0");
-	sb_end(&high, 300);
-	sb_flush(&high);
-
-	/* Medium channel, CPU 0: bar:io, bar:big at maximum length, unknown. */
-	sb_begin(&med, 0, 0, 1005);
-	memset(ex, 0, sizeof(ex));
-	i = 8 << 20 | 3;
-	memcpy(ex, &i, 4);
-	memcpy(ex + 4, &neg, 4);
-	memcpy(ex + 8, &(uint64_t){ 123456789012ULL }, 8);
-	/* Quote, newline, control byte, a byte not UTF-8, backslash, UTF-8. */
-	memcpy(ex + 16, "a\"b\n\x01\xff\\\xc3\xa9", 9);
-	sb_expanded(&med, 7, 2, 1005, ex, 28);
-	line(1005, 0, "<idle>-0",
-	     "bar:io dev=8:3 ret=-5 sector=123456789012 name=\"a\\\"b\\n\\x01\\xff\\\\\\xc3\\xa9\"");
-	memset(big, 'x', sizeof(big));
-	memcpy(big + 65531, &(uint32_t){ 4000000000U }, 4);
-	sb_expanded(&med, 7, 3, 1010, big, sizeof(big));
-	line(1010, 0, "<idle>-0", "bar:big tail=4000000000");
-	sb_expanded(&med, 9, 1, 1015, "abcd", 4);
-	line(1015, 0, "<idle>-0", "unknown:medium major=9 minor=1 length=4");
-	/* Names pid 42 before its events on the high channel (tasks: worker). */
-	memset(ex, 0, sizeof(ex));
-	ex[0] = 42;
-	memcpy(ex + 4, "learned", 7);
-	sb_expanded(&med, 7, 4, 1020, ex, 20);
-	line(1020, 0, "<idle>-0", "bar:name pid=42 comm=\"learned\"");
-	if (with_trigger) {
-		memset(ex, 0, sizeof(ex));
-		memcpy(ex, "user", 4);
-		memcpy(ex + 16, "slow", 4);
-		sb_expanded(&med, 1, 1, 1025, ex, 24);
-		line(1025, 0, "<idle>-0", "ktrace:trigger trigger=\"user\" reason=\"slow\"");
-	}
-	sb_end(&med, 0);
-	sb_flush(&med);
+	default_meta(&mc);
+	default_high();
+	default_medium(with_trigger);
 
 	section(KTF_TASKS, 0, 0, "7 init\n42 worker\n99 live\n", 25);
 	/* The kernel's saved comms: after the trace's names, before the tasks. */
