@@ -42,7 +42,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "format.h"
 
 #define CTF_MAGIC		0xc1fc1fc1U
 /* Packet header (24 bytes) and context (44 bytes); all byte-aligned. */

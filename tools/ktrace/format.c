@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "format.h"
 
 /* Make room in @b for @n more bytes and a NUL; false if it cannot. */
 static bool buf_room(struct kt_buf *b, size_t n)

@@ -341,8 +341,8 @@ static int cmd_status(int argc, char **argv)
 }
 
 static const struct cmd cmds[] = {
-	{ "extract", kt_extract, "save what the buffers hold to a file" },
-	{ "record", kt_record, "record a trace to a file" },
+	{ "extract", cmd_extract, "save what the buffers hold to a file" },
+	{ "record", cmd_record, "record a trace to a file" },
 	{ "report", cmd_report, "print the events of a trace file" },
 	{ "stat", cmd_stat, "summarize a trace file" },
 	{ "latency", cmd_latency, "time pairs of events: block, syscall, wakeup, irq, ..." },

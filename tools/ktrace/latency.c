@@ -42,7 +42,7 @@
 
 #include <linux/kernel.h>		/* tools/include: ARRAY_SIZE() */
 
-#include "trace.h"
+#include "format.h"
 
 /*
  * The x86-64 system call names, generated at build time from the kernel's
@@ -802,6 +802,87 @@ static int sys_pid(const struct lat_trace *lt, const struct kt_record *r)
 	return r->pid;
 }
 
+/* exec changed the pid of a task: what it had begun is the new pid's. */
+static void lat_exec(struct lat *l, unsigned int tr, struct lat_trace *lt,
+		     const struct kt_record *r, uint64_t v, uint64_t w)
+{
+	struct lat_slot *from = lat_find(l, tr, w, 0), *to;
+	struct lat_ctx c;
+
+	/* Until the next switch, the old pid on this CPU is the new one. */
+	if (r->cpu < KTF_MAX_CPUS) {
+		lt->alias_from[r->cpu] = w;
+		lt->alias_to[r->cpu] = v;
+	}
+	if (!from)
+		return;
+	c = from->c;
+	lat_del(l, from);
+	to = lat_find(l, tr, v, 0);
+	if (!to)
+		to = lat_add(l, tr, v, 0);
+	if (to) {
+		to->c = c;
+		to->c.pid = v;
+	}
+}
+
+/* The records of wakeups, interrupts, irqs-off and timers (lat_one()). */
+static void lat_sched(struct lat *l, struct kt_trace *t, unsigned int tr,
+		      struct lat_trace *lt, const struct kt_record *r, const struct lat_ev *e)
+{
+	struct lat_slot *s;
+	uint64_t v, w;
+
+	switch (e->role) {
+	case R_WAKEUP:
+		if (!get(r, e, e->f1, &v) || !v)
+			break;
+		/* A wakeup of the task running on its CPU begins nothing. */
+		if (get(r, e, e->f2, &w) && w < KTF_MAX_CPUS && lt->curr[w] == (int)v)
+			break;
+		s = begin(l, tr, v, r, false);
+		if (s) {
+			s->c.waker = r->pid;
+			s->c.pid = v;
+		}
+		break;
+	case R_SWITCH:
+		if (get(r, e, e->f1, &v) && r->cpu < KTF_MAX_CPUS)
+			lt->curr[r->cpu] = v;
+		if (v)
+			end(l, t, tr, v, r);
+		break;
+	case R_HENTRY:
+		s = begin(l, tr, r->cpu, r, true);
+		if (s && get(r, e, e->f1, &v))
+			s->c.nr = v;
+		break;
+	case R_HEXIT:
+		end(l, t, tr, r->cpu, r);
+		break;
+	case R_SDIRQ:
+		irq_name(lt, r, e);
+		break;
+	case R_IRQSOFF:
+		get(r, e, e->f1, &v);
+		if (l->kind == LAT_TIMER) {
+			if (r->cpu < KTF_MAX_CPUS) {
+				lt->off_ns[r->cpu] = r->ns;
+				lt->off_caller[r->cpu] = v;
+			}
+			break;
+		}
+		irqsoff(l, t, tr, r, e, v);
+		break;
+	case R_TIMER:
+		timer_expire(l, t, tr, lt, r, e);
+		break;
+	default:
+		break;
+	}
+}
+
 static int lat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct lat *l = arg;
@@ -866,71 +947,11 @@ static int lat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		}
 		break;
 	case R_EXEC:
-		if (get(r, e, e->f1, &v) && get(r, e, e->f2, &w) && v != w) {
-			struct lat_slot *from = lat_find(l, tr, w, 0), *to;
-			struct lat_ctx c;
-
-			/* Until the next switch, the old pid on this CPU is the new one. */
-			if (r->cpu < KTF_MAX_CPUS) {
-				lt->alias_from[r->cpu] = w;
-				lt->alias_to[r->cpu] = v;
-			}
-			if (!from)
-				break;
-			c = from->c;
-			lat_del(l, from);
-			to = lat_find(l, tr, v, 0);
-			if (!to)
-				to = lat_add(l, tr, v, 0);
-			if (to) {
-				to->c = c;
-				to->c.pid = v;
-			}
-		}
+		if (get(r, e, e->f1, &v) && get(r, e, e->f2, &w) && v != w)
+			lat_exec(l, tr, lt, r, v, w);
 		break;
-	case R_WAKEUP:
-		if (!get(r, e, e->f1, &v) || !v)
-			break;
-		/* A wakeup of the task running on its CPU begins nothing. */
-		if (get(r, e, e->f2, &w) && w < KTF_MAX_CPUS && lt->curr[w] == (int)v)
-			break;
-		s = begin(l, tr, v, r, false);
-		if (s) {
-			s->c.waker = r->pid;
-			s->c.pid = v;
-		}
-		break;
-	case R_SWITCH:
-		if (get(r, e, e->f1, &v) && r->cpu < KTF_MAX_CPUS)
-			lt->curr[r->cpu] = v;
-		if (v)
-			end(l, t, tr, v, r);
-		break;
-	case R_HENTRY:
-		s = begin(l, tr, r->cpu, r, true);
-		if (s && get(r, e, e->f1, &v))
-			s->c.nr = v;
-		break;
-	case R_HEXIT:
-		end(l, t, tr, r->cpu, r);
-		break;
-	case R_SDIRQ:
-		irq_name(lt, r, e);
-		break;
-	case R_IRQSOFF:
-		get(r, e, e->f1, &v);
-		if (l->kind == LAT_TIMER) {
-			if (r->cpu < KTF_MAX_CPUS) {
-				lt->off_ns[r->cpu] = r->ns;
-				lt->off_caller[r->cpu] = v;
-			}
-			break;
-		}
-		irqsoff(l, t, tr, r, e, v);
-		break;
-	case R_TIMER:
-		timer_expire(l, t, tr, lt, r, e);
-		break;
+	default:
+		lat_sched(l, t, tr, lt, r, e);
 	}
 	return l->nomem ? -1 : 0;
 }

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tools/ktrace: ktrace record and ktrace extract.
- *
- * extract saves what the buffers of /sys/kernel/debug/ktrace (or
- * $KTRACE_DIR) hold now (without --stop, it writes no control file):
- * every channel and CPU stream read until it is empty, then what a
- * decoder elsewhere needs: the tasks alive (pid and name), the kernel's
- * saved comms, uname, the stats, the triggers and the kernel symbols of
- * its addresses (symbols.c), or none of its addresses at all.  It is how
- * a flight recorder a trigger froze is saved: its history is read whole,
- * and tracing is not restarted.
+ * tools/ktrace: ktrace record, and the recorder it shares with ktrace
+ * extract (extract.c): the control files of /sys/kernel/debug/ktrace (or
+ * $KTRACE_DIR), the signals, and the trace file: the stream files read
+ * into it, then the tasks, the comms, uname, the stats, the triggers and
+ * the kernel symbols.
  *
  * record checks all its arguments (a bad one changes nothing), saves the
  * settings it is going to change, stops tracing, configures ktrace (mode,
@@ -42,14 +37,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "record.h"
 
 #define EXIT_NOCMD	127
 #define CHUNK		1048576		/* bytes per read of a stream file */
-#define FROZEN_WAIT_MS	10000		/* for the stop work of a trigger */
 #define FROZEN_POLL_MS	20
-
-enum kt_state { KT_UNKNOWN, KT_STOPPED, KT_TRACING, KT_FROZEN };
 
 /* The last of SIGINT, SIGTERM, SIGHUP, SIGQUIT caught, read by the loops. */
 static int interrupted;
@@ -74,7 +66,7 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static int sig_caught(void)
+int sig_caught(void)
 {
 	return __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
 }
@@ -89,7 +81,7 @@ static bool handler_set[NR_HANDLED];
  * Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT (and with @chld SIGCHLD), except
  * a signal ignored on entry (nohup, a background job): it stays ignored.
  */
-static void catch_signals(bool chld)
+void catch_signals(bool chld)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	unsigned int i;
@@ -113,7 +105,7 @@ static bool sigpipe_set;
  * reader went away) is an EPIPE error, not record's death between a change
  * of the settings and their restoration.
  */
-static void ignore_sigpipe(void)
+void ignore_sigpipe(void)
 {
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 
@@ -132,26 +124,6 @@ static void uncatch_signals(void)
 		if (handler_set[i])
 			sigaction(handled_signals[i], &old_actions[i], NULL);
 }
-
-struct recorder {
-	const char *cmd;		/* "record" or "extract", for messages */
-	const char *dir;
-	const char *out;
-	char *out_real;			/* the target of a symlink -o, allocated */
-	bool cut_by_signal;		/* extract: a signal ends it, no file */
-	int direct;			/* -o of a device or fifo: written, not replaced */
-	char *tmp;			/* being written; renamed to out at the end */
-	FILE *f;
-	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
-	unsigned int nr_cpus;
-	unsigned char *chunk;
-	unsigned long long bytes;	/* all sections */
-	unsigned long long stream_bytes;	/* of the stream sections */
-	unsigned int nr_streams;	/* streams that had data */
-	bool had_data[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
-	bool extract;
-	char *stats_before;		/* extract: the counters before reading */
-};
 
 /* A whole small file, NUL-terminated; NULL if it cannot be read. */
 static char *slurp(const char *path, size_t max)
@@ -202,7 +174,7 @@ static char *ctl_value(const char *dir, const char *file)
  * nothing to debugfs, a whole new value to a regular file of a test's
  * fake directory); 0, or -1 after saying why.
  */
-static int ctl_write(const struct recorder *r, const char *file, const char *val)
+int ctl_write(const struct recorder *r, const char *file, const char *val)
 {
 	char path[4096];
 	ssize_t n;
@@ -226,7 +198,7 @@ static int ctl_write(const struct recorder *r, const char *file, const char *val
  * The state of the trace: the first line of ``stats`` ("state stopped",
  * "state tracing" or "state frozen"), else ``enable``.
  */
-static enum kt_state trace_state(const char *dir)
+enum kt_state trace_state(const char *dir)
 {
 	enum kt_state st = KT_UNKNOWN;
 	char *v = ctl_value(dir, "stats");
@@ -270,7 +242,7 @@ static unsigned long long now_ms(void)
  * Wait for it (reading ``stats`` only), at most FROZEN_WAIT_MS.
  * Returns the state then.
  */
-static enum kt_state wait_frozen(const char *dir)
+enum kt_state wait_frozen(const char *dir)
 {
 	unsigned long long end = now_ms() + FROZEN_WAIT_MS;
 	enum kt_state st;
@@ -281,7 +253,7 @@ static enum kt_state wait_frozen(const char *dir)
 }
 
 /* Has a signal ended extract?  Said once; the caller removes its file. */
-static bool cut(const struct recorder *r)
+bool cut(const struct recorder *r)
 {
 	if (!r->cut_by_signal || !sig_caught())
 		return false;
@@ -308,7 +280,7 @@ static int section(struct recorder *r, unsigned int type, unsigned int ch,
  * a symlink stands for its target, the file replaced; a device or fifo is
  * written to (opened now, O_TRUNC), not replaced.  0, or -1 after saying why.
  */
-static int out_resolve(struct recorder *r)
+int out_resolve(struct recorder *r)
 {
 	struct stat st;
 	char *real;
@@ -352,7 +324,7 @@ static int out_resolve(struct recorder *r)
  * $TMPDIR: the symbols are added to a file read again, then it is copied),
  * mode 0600, and write the file header.  0, or -1 after saying why.
  */
-static int out_create(struct recorder *r)
+int out_create(struct recorder *r)
 {
 	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
 	const char *dir = getenv("TMPDIR");
@@ -519,7 +491,7 @@ static int discard_streams(struct recorder *r)
  * Returns the number of files open, or -1 after saying why a file exists
  * but could not be opened.
  */
-static int open_streams(struct recorder *r)
+int open_streams(struct recorder *r)
 {
 	unsigned int ch, cpu;
 	char path[4096];
@@ -643,7 +615,7 @@ static const char *next_line(const char *line)
  * and, for each line "cpuN CHANNEL events=E ...", its first three words.
  * NULL if unreadable.
  */
-static char *stats_counters(const char *dir)
+char *stats_counters(const char *dir)
 {
 	char path[4096], *stats, *out, *o;
 	const char *line, *e;
@@ -703,7 +675,7 @@ static bool changed_while_read(struct recorder *r)
  * the symbols, and the rename over the output.  0, or -1 after saying why,
  * the temporary file removed.
  */
-static int out_finish(struct recorder *r, bool hide)
+int out_finish(struct recorder *r, bool hide)
 {
 	struct utsname u;
 	char text[1024];
@@ -756,7 +728,7 @@ fail:
 	return -1;
 }
 
-static struct recorder *recorder_new(const char *cmd)
+struct recorder *recorder_new(const char *cmd)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	unsigned int ch, cpu;
@@ -785,7 +757,7 @@ static struct recorder *recorder_new(const char *cmd)
 	return r;
 }
 
-static void recorder_free(struct recorder *r)
+void recorder_free(struct recorder *r)
 {
 	close_streams(r);
 	out_discard(r);
@@ -795,115 +767,6 @@ static void recorder_free(struct recorder *r)
 	free(r->stats_before);
 	free(r->chunk);
 	free(r);
-}
-
-static const char extract_help[] =
-	"usage: ktrace extract [-o FILE] [--stop] [--no-kernel-addresses]\n"
-	"\n"
-	"Save what the buffers hold now (every channel of every CPU), the tasks,\n"
-	"uname, the stats, the comms and the triggers to one file; without\n"
-	"--stop, it changes nothing: the way to save a flight recorder a\n"
-	"trigger froze.\n"
-	"A trace still tracing is refused, unless --stop.\n"
-	"\n"
-	"  -o, --output FILE        the trace file (default ktrace.dat)\n"
-	"  -s, --stop               stop tracing first (echo 0 > enable)\n"
-	"      --no-kernel-addresses\n"
-	"                           save no kernel addresses at all (symbols\n"
-	"                           instead), for traces posted publicly\n"
-	"  -h, --help               this help\n"
-	"\n"
-	"The control directory is $KTRACE_DIR, by default /sys/kernel/debug/ktrace.\n";
-
-int kt_extract(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "stop", no_argument, NULL, 's' },
-		{ "no-kernel-addresses", no_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool stop = false, hide = false;
-	struct recorder *r;
-	enum kt_state st;
-	int c, ret = 1;
-
-	ignore_sigpipe();
-	r = recorder_new("extract");
-	if (!r)
-		return 1;
-	r->extract = true;
-	while ((c = getopt_long(argc, argv, "o:sh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			r->out = optarg;
-			break;
-		case 's':
-			stop = true;
-			break;
-		case 'K':
-			hide = true;
-			break;
-		case 'h':
-			fputs(extract_help, stdout);
-			ret = 0;
-			goto out;
-		default:
-			fputs(extract_help, stderr);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "ktrace extract: unexpected argument '%s'\n", argv[optind]);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (hide && kt_symbols_can_hide("extract"))
-		goto out;
-	if (out_resolve(r))
-		goto out;
-	/* A signal ends extract, its temporary file removed. */
-	r->cut_by_signal = true;
-	catch_signals(false);
-	st = trace_state(r->dir);
-	if (st == KT_UNKNOWN) {
-		fprintf(stderr, "ktrace extract: %s/stats: no state: is ktrace there?\n", r->dir);
-		goto out;
-	}
-	if (st == KT_TRACING && !stop) {
-		fprintf(stderr,
-			"ktrace extract: ktrace is tracing: stop it first (echo 0 > %s/enable) or use --stop: read while tracing, its history would be cut short\n",
-			r->dir);
-		goto out;
-	}
-	if (st == KT_TRACING && ctl_write(r, "enable", "0"))
-		goto out;
-	if (st == KT_FROZEN && wait_frozen(r->dir) == KT_FROZEN && !cut(r)) {
-		fprintf(stderr,
-			"ktrace extract: the trace is still frozen after %u ms: its trigger's stop has not completed\n",
-			FROZEN_WAIT_MS);
-		goto out;
-	}
-	r->stats_before = stats_counters(r->dir);
-	c = open_streams(r);
-	if (c < 0)
-		goto out;
-	if (!c) {
-		fprintf(stderr,
-			"ktrace extract: no stream files under %s/high: no buffers allocated?\n",
-			r->dir);
-		goto out;
-	}
-	if (out_create(r) || out_finish(r, hide))
-		goto out;
-	ret = 0;
-out:
-	recorder_free(r);
-	if (sig_caught())
-		ret = 128 + sig_caught();
-	return ret;
 }
 
 /*
@@ -1320,7 +1183,44 @@ static int child_status(int status)
 	return 1;
 }
 
-int kt_record(int argc, char **argv)
+/* What record was asked, and what it holds while it runs. */
+struct rec_args {
+	struct recorder *r;
+	bool wait_stop, hide, tty, flight;
+	const char *mode, *kb;
+	char *events, **triggers, *cur_mode, *old_enable;
+	unsigned int nr_triggers;
+	struct saved s;
+	pid_t child;
+	int status, tpipe;
+};
+
+/* -t SPEC: 0, -1 out of memory, or EXIT_USAGE after saying why. */
+static int rec_add_trigger(struct rec_args *a, char *spec)
+{
+	char **nt = realloc(a->triggers, (a->nr_triggers + 1) * sizeof(*nt));
+	const char *why;
+	unsigned int i;
+
+	if (!nt)
+		return -1;
+	a->triggers = nt;
+	why = *spec == '!' || !trigger_kind_len(spec) ?
+	      "KIND [OPTION=VALUE]..." : trigger_check(spec);
+	for (i = 0; !why && i < a->nr_triggers; i++)
+		if (trigger_kind_len(a->triggers[i]) == trigger_kind_len(spec) &&
+		    !strncmp(a->triggers[i], spec, trigger_kind_len(spec)))
+			why = "a second trigger of that kind";
+	if (why) {
+		fprintf(stderr, "ktrace record: bad trigger '%s': %s\n", spec, why);
+		return EXIT_USAGE;
+	}
+	a->triggers[a->nr_triggers++] = spec;
+	return 0;
+}
+
+/* The options: -1 to go on, or record's exit status. */
+static int rec_parse(struct rec_args *a, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -1333,35 +1233,19 @@ int kt_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool wait_stop = false, hide = false, tty = isatty(STDERR_FILENO), flight;
-	const char *mode = NULL, *kb = NULL;
-	char *events = NULL, **triggers = NULL, *armed = NULL, *cur_mode = NULL;
-	char *old_enable = NULL, *tok, file[KTRACE_NAME_LEN * 2 + 32], path[PATH_MAX];
-	unsigned long long pending_at = 0, last_check = 0;
-	unsigned int nr_triggers = 0, i;
-	const char *why;
-	struct saved s = { 0 };
-	struct recorder *r;
-	enum kt_state st;
-	pid_t child = -1;
-	int c, status = 0, ret = 1, tpipe = -1;
-	bool changed = false;
+	int c;
 
-	ignore_sigpipe();
-	r = recorder_new("record");
-	if (!r)
-		return 1;
 	while ((c = getopt_long(argc, argv, "+o:e:m:b:t:wh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			r->out = optarg;
+			a->r->out = optarg;
 			break;
 		case 'e':
 			if (!*optarg || strspn(optarg, ",") == strlen(optarg)) {
 				fprintf(stderr, "ktrace record: -e: no event given\n");
-				goto usage;
+				return EXIT_USAGE;
 			}
-			events = optarg;
+			a->events = optarg;
 			break;
 		case 'm':
 			if (strcmp(optarg, "drop") && strcmp(optarg, "overwrite") &&
@@ -1369,9 +1253,9 @@ int kt_record(int argc, char **argv)
 				fprintf(stderr,
 					"ktrace record: bad mode '%s': drop, overwrite or hybrid\n",
 					optarg);
-				goto usage;
+				return EXIT_USAGE;
 			}
-			mode = optarg;
+			a->mode = optarg;
 			break;
 		case 'b':
 			if (strspn(optarg, "0123456789") != strlen(optarg) || !*optarg ||
@@ -1379,55 +1263,79 @@ int kt_record(int argc, char **argv)
 				fprintf(stderr,
 					"ktrace record: bad size '%s': KiB, 16 to 1048576\n",
 					optarg);
-				goto usage;
+				return EXIT_USAGE;
 			}
-			kb = optarg;
+			a->kb = optarg;
 			break;
-		case 't': {
-			char **nt = realloc(triggers, (nr_triggers + 1) * sizeof(*nt));
-
-			if (!nt)
-				goto out;
-			triggers = nt;
-			why = *optarg == '!' || !trigger_kind_len(optarg) ?
-			      "KIND [OPTION=VALUE]..." : trigger_check(optarg);
-			for (i = 0; !why && i < nr_triggers; i++)
-				if (trigger_kind_len(triggers[i]) == trigger_kind_len(optarg) &&
-				    !strncmp(triggers[i], optarg, trigger_kind_len(optarg)))
-					why = "a second trigger of that kind";
-			if (why) {
-				fprintf(stderr, "ktrace record: bad trigger '%s': %s\n", optarg,
-					why);
-				goto usage;
-			}
-			triggers[nr_triggers++] = optarg;
+		case 't':
+			c = rec_add_trigger(a, optarg);
+			if (c)
+				return c < 0 ? 1 : c;
 			break;
-		}
 		case 'w':
-			wait_stop = true;
+			a->wait_stop = true;
 			break;
 		case 'K':
-			hide = true;
+			a->hide = true;
 			break;
 		case 'h':
 			fputs(record_help, stdout);
-			ret = 0;
-			goto out;
+			return 0;
 		default:
 			fputs(record_help, stderr);
-			goto usage;
+			return EXIT_USAGE;
 		}
 	}
+	return -1;
+}
 
-	/* Check everything before changing anything. */
-	old_enable = ctl_value(r->dir, "enable");
-	cur_mode = ctl_value(r->dir, "mode");
-	if (!old_enable || !cur_mode) {
-		fprintf(stderr, "ktrace record: %s/%s: %s\n", r->dir,
-			old_enable ? "mode" : "enable", strerror(errno));
-		goto out;
+/* Is any trigger of -t armed already?  0 if not, or 1 after saying so. */
+static int rec_check_triggers(struct rec_args *a)
+{
+	char path[PATH_MAX], *armed;
+	unsigned int i;
+	int ret = 0;
+
+	if (snprintf(path, sizeof(path), "%s/triggers", a->r->dir) >= (int)sizeof(path)) {
+		fprintf(stderr, "ktrace record: %s: path too long\n", a->r->dir);
+		return 1;
 	}
-	for (tok = events; tok && *tok; tok += strcspn(tok, ",") + !!tok[strcspn(tok, ",")]) {
+	armed = slurp(path, 1 << 16);
+	if (!armed) {
+		fprintf(stderr, "ktrace record: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < a->nr_triggers && !ret; i++) {
+		if (trigger_armed(armed, a->triggers[i])) {
+			fprintf(stderr,
+				"ktrace record: a trigger %.*s is armed already: disarm it first (echo '!%.*s' > %s/triggers)\n",
+				(int)trigger_kind_len(a->triggers[i]), a->triggers[i],
+				(int)trigger_kind_len(a->triggers[i]), a->triggers[i], a->r->dir);
+			ret = 1;
+		}
+	}
+	free(armed);
+	return ret;
+}
+
+/*
+ * Check everything before changing anything, then create the file and
+ * catch the signals: -1 to go on, or record's exit status.
+ */
+static int rec_check(struct rec_args *a, int argc, char **argv)
+{
+	char file[KTRACE_NAME_LEN * 2 + 32], *tok;
+	struct recorder *r = a->r;
+
+	a->old_enable = ctl_value(r->dir, "enable");
+	a->cur_mode = ctl_value(r->dir, "mode");
+	if (!a->old_enable || !a->cur_mode) {
+		fprintf(stderr, "ktrace record: %s/%s: %s\n", r->dir,
+			a->old_enable ? "mode" : "enable", strerror(errno));
+		return 1;
+	}
+	for (tok = a->events; tok && *tok;
+	     tok += strcspn(tok, ",") + !!tok[strcspn(tok, ",")]) {
 		char one[2 * KTRACE_NAME_LEN + 8];
 		size_t len = strcspn(tok, ",");
 
@@ -1435,124 +1343,129 @@ int kt_record(int argc, char **argv)
 		if (len >= sizeof(one) - 1 || !event_file(r->dir, one, file, sizeof(file))) {
 			fprintf(stderr, "ktrace record: no event '%.*s' (no %s/events/%s)\n",
 				(int)len, tok, r->dir, one);
-			goto out;
+			return 1;
 		}
 	}
-	if (nr_triggers) {
-		if (snprintf(path, sizeof(path), "%s/triggers", r->dir) >= (int)sizeof(path)) {
-			fprintf(stderr, "ktrace record: %s: path too long\n", r->dir);
-			goto out;
-		}
-		armed = slurp(path, 1 << 16);
-		if (!armed) {
-			fprintf(stderr, "ktrace record: %s: %s\n", path, strerror(errno));
-			goto out;
-		}
-		for (i = 0; i < nr_triggers; i++) {
-			if (trigger_armed(armed, triggers[i])) {
-				fprintf(stderr,
-					"ktrace record: a trigger %.*s is armed already: disarm it first (echo '!%.*s' > %s/triggers)\n",
-					(int)trigger_kind_len(triggers[i]), triggers[i],
-					(int)trigger_kind_len(triggers[i]), triggers[i], r->dir);
-				goto out;
-			}
-		}
-	}
+	if (a->nr_triggers && rec_check_triggers(a))
+		return 1;
 	if (optind < argc && !command_found(argv[optind])) {
 		fprintf(stderr, "ktrace record: %s: command not found\n", argv[optind]);
-		ret = EXIT_NOCMD;
-		goto out;
+		return EXIT_NOCMD;
 	}
-	if (hide && kt_symbols_can_hide("record"))
-		goto out;
+	if (a->hide && kt_symbols_can_hide("record"))
+		return 1;
 	if (out_resolve(r) || out_create(r))
-		goto out;
-	flight = strcmp(mode ? mode : cur_mode, "drop") != 0;
+		return 1;
+	a->flight = strcmp(a->mode ? a->mode : a->cur_mode, "drop") != 0;
 	/* From the first change on, a signal ends the recording, not record. */
 	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK)) {
 		fprintf(stderr, "ktrace record: pipe: %s\n", strerror(errno));
-		goto out;
+		return 1;
 	}
 	catch_signals(true);
+	return -1;
+}
 
-	/*
-	 * Change, saving what is changed: stop first, so that nothing fires
-	 * or is recorded meanwhile; then the mode, the size, the events, the
-	 * triggers (the kernel is the authority on a spec: if it refuses one
-	 * that passed trigger_check(), everything is put back), and start.
-	 */
-	changed = true;
-	st = trace_state(r->dir);
-	if ((st != KT_STOPPED || strcmp(old_enable, "0")) && change(r, &s, "enable", "0"))
-		goto fail;
-	if (mode && strcmp(mode, cur_mode) && change(r, &s, "mode", mode))
-		goto fail;
+/* --wait without an action=stop trigger armed: said, as it waits for a hand. */
+static void rec_check_wait(struct recorder *r)
+{
+	char path[PATH_MAX], *now = NULL;
+	bool stops = false;
+	const char *line;
+
+	if (snprintf(path, sizeof(path), "%s/triggers", r->dir) < (int)sizeof(path))
+		now = slurp(path, 1 << 16);
+	for (line = now && *now ? now : NULL; line && !stops; line = next_line(line))
+		stops = strstr(line, "action=stop") &&
+			strstr(line, "action=stop") < line + strcspn(line, "\n");
+	if (!stops)
+		fprintf(stderr,
+			"ktrace record: --wait: no action=stop trigger armed: waiting until tracing is stopped by hand\n");
+	free(now);
+}
+
+/*
+ * Change, saving what is changed: stop first, so that nothing fires or is
+ * recorded meanwhile; then the mode, the size, the events, the triggers
+ * (the kernel is the authority on a spec: if it refuses one that passed
+ * trigger_check(), everything is put back).  0, or -1.
+ */
+static int rec_change(struct rec_args *a)
+{
+	char file[KTRACE_NAME_LEN * 2 + 32], *tok;
+	struct recorder *r = a->r;
+	struct saved *s = &a->s;
+	unsigned int i;
+
+	if ((trace_state(r->dir) != KT_STOPPED || strcmp(a->old_enable, "0")) &&
+	    change(r, s, "enable", "0"))
+		return -1;
+	if (a->mode && strcmp(a->mode, a->cur_mode) && change(r, s, "mode", a->mode))
+		return -1;
 	/* The mode now, stopped: the flight-recorder or streaming decision. */
-	free(cur_mode);
-	cur_mode = ctl_value(r->dir, "mode");
-	if (!cur_mode) {
+	free(a->cur_mode);
+	a->cur_mode = ctl_value(r->dir, "mode");
+	if (!a->cur_mode) {
 		fprintf(stderr, "ktrace record: %s/mode: cannot read it\n", r->dir);
-		goto fail;
+		return -1;
 	}
-	flight = strcmp(cur_mode, "drop") != 0;
-	if (kb) {
+	a->flight = strcmp(a->cur_mode, "drop") != 0;
+	if (a->kb) {
 		char *cur = ctl_value(r->dir, "buffer_size_kb");
-		bool same = cur && !strcmp(cur, kb);
+		bool same = cur && !strcmp(cur, a->kb);
 
 		free(cur);
-		if (!same && change(r, &s, "buffer_size_kb", kb))
-			goto fail;
+		if (!same && change(r, s, "buffer_size_kb", a->kb))
+			return -1;
 	}
-	if (events) {
-		if (save_events(r, &s) || ctl_write(r, "events/enable", "0"))
-			goto fail;
-		for (tok = strtok(events, ","); tok; tok = strtok(NULL, ",")) {
+	if (a->events) {
+		if (save_events(r, s) || ctl_write(r, "events/enable", "0"))
+			return -1;
+		for (tok = strtok(a->events, ","); tok; tok = strtok(NULL, ",")) {
 			event_file(r->dir, tok, file, sizeof(file));
 			if (ctl_write(r, file, "1"))
-				goto fail;
+				return -1;
 		}
 	}
 
-	for (i = 0; i < nr_triggers; i++) {
-		char **nd = realloc(s.disarm, (s.nr_disarm + 1) * sizeof(*nd));
-		size_t len = trigger_kind_len(triggers[i]);	/* "!latency:block" */
+	for (i = 0; i < a->nr_triggers; i++) {
+		char **nd = realloc(s->disarm, (s->nr_disarm + 1) * sizeof(*nd));
+		size_t len = trigger_kind_len(a->triggers[i]);	/* "!latency:block" */
 
 		if (!nd)
-			goto fail;
-		s.disarm = nd;
-		if (ctl_write(r, "triggers", triggers[i]))
-			goto fail;
-		s.disarm[s.nr_disarm] = malloc(len + 2);
-		if (!s.disarm[s.nr_disarm])
-			goto fail;
-		sprintf(s.disarm[s.nr_disarm++], "!%.*s", (int)len, triggers[i]);
+			return -1;
+		s->disarm = nd;
+		if (ctl_write(r, "triggers", a->triggers[i]))
+			return -1;
+		s->disarm[s->nr_disarm] = malloc(len + 2);
+		if (!s->disarm[s->nr_disarm])
+			return -1;
+		sprintf(s->disarm[s->nr_disarm++], "!%.*s", (int)len, a->triggers[i]);
 	}
-	if (wait_stop) {
-		char *now = NULL;
-		bool stops = false;
-		const char *line;
+	if (a->wait_stop)
+		rec_check_wait(r);
+	return 0;
+}
 
-		if (snprintf(path, sizeof(path), "%s/triggers", r->dir) < (int)sizeof(path)) {
-			free(now);
-			now = slurp(path, 1 << 16);
-		}
-		for (line = now && *now ? now : NULL; line && !stops; line = next_line(line))
-			stops = strstr(line, "action=stop") &&
-				strstr(line, "action=stop") < line + strcspn(line, "\n");
-		if (!stops)
-			fprintf(stderr,
-				"ktrace record: --wait: no action=stop trigger armed: waiting until tracing is stopped by hand\n");
-		free(now);
-	}
+/*
+ * Start tracing, then COMMAND: 0; -1 if tracing could not start (put
+ * back as it was), 1 if tracing started but failed (stop it).
+ */
+static int rec_start(struct rec_args *a, int argc, char **argv)
+{
+	char path[PATH_MAX];
+	struct recorder *r = a->r;
+	int c;
+
 	if (snprintf(path, sizeof(path), "%s/trigger_pipe", r->dir) >= (int)sizeof(path)) {
 		fprintf(stderr, "ktrace record: %s: path too long\n", r->dir);
-		goto fail;
+		return -1;
 	}
-	tpipe = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	a->tpipe = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	/* Firings of an earlier trace are not this one's. */
-	if (tpipe >= 0 && read_trigger_pipe(r, tpipe) == -2) {
-		close(tpipe);
-		tpipe = -1;
+	if (a->tpipe >= 0 && read_trigger_pipe(r, a->tpipe) == -2) {
+		close(a->tpipe);
+		a->tpipe = -1;
 	}
 	/*
 	 * A start keeps the buffers of the last trace, and what it left
@@ -1562,75 +1475,82 @@ int kt_record(int argc, char **argv)
 	 */
 	c = open_streams(r);
 	if (c < 0 || (c > 0 && discard_streams(r)))
-		goto fail;
+		return -1;
 	close_streams(r);
 	/* A signal during the setup: COMMAND is not started. */
-	if (sig_caught() || change(r, &s, "enable", "1"))
-		goto fail;
+	if (sig_caught() || change(r, &a->s, "enable", "1"))
+		return -1;
 	/* The stream files exist once the buffers are allocated, at the start. */
 	c = open_streams(r);
 	if (c <= 0) {
 		if (!c)
 			fprintf(stderr, "ktrace record: no stream files under %s/high\n", r->dir);
-		goto stop;
+		return 1;
 	}
-	if (flight)
+	if (a->flight)
 		close_streams(r);	/* read once, at the end */
 	if (sig_caught())
-		goto fail;
+		return -1;
 	if (optind < argc) {
-		child = fork();
-		if (child == 0) {
+		a->child = fork();
+		if (a->child == 0) {
 			uncatch_signals();
 			execvp(argv[optind], argv + optind);
 			fprintf(stderr, "ktrace record: %s: %s\n", argv[optind], strerror(errno));
 			_exit(EXIT_NOCMD);
 		}
-		if (child < 0) {
+		if (a->child < 0) {
 			fprintf(stderr, "ktrace record: fork: %s\n", strerror(errno));
-			goto stop;
+			return 1;
 		}
 	}
+	return 0;
+}
 
-	/*
-	 * Wait for COMMAND's end, a signal, or with --wait the end of tracing.
-	 * Drop mode copies the streams every 100 ms meanwhile; a flight
-	 * recorder is left alone: poll() sleeps on the signals (through
-	 * wake_pipe) and trigger_pipe, and the state is checked once a second,
-	 * or from when a stop trigger's freeze is due.
-	 */
+/*
+ * Wait for COMMAND's end, a signal, or with --wait the end of tracing.
+ * Drop mode copies the streams every 100 ms meanwhile; a flight recorder
+ * is left alone: poll() sleeps on the signals (through wake_pipe) and
+ * trigger_pipe, and the state is checked once a second, or from when a
+ * stop trigger's freeze is due.  0, or 1 on a failure.
+ */
+static int rec_loop(struct rec_args *a)
+{
+	unsigned long long pending_at = 0, last_check = 0;
+	struct recorder *r = a->r;
+
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = wake_pipe[0], .events = POLLIN },
-			{ .fd = tpipe, .events = POLLIN },
+			{ .fd = a->tpipe, .events = POLLIN },
 		};
 		unsigned long long now = now_ms();
-		int timeout = flight ? 1000 : 100;
+		int timeout = a->flight ? 1000 : 100;
 		char drop[64];
 
 		if (pending_at)
 			timeout = pending_at > now ? (int)(pending_at - now < 1000 ?
 				  pending_at - now : 1000) : FROZEN_POLL_MS;
-		poll(p, tpipe >= 0 ? 2 : 1, timeout);
+		poll(p, a->tpipe >= 0 ? 2 : 1, timeout);
 		while (read(wake_pipe[0], drop, sizeof(drop)) > 0)
 			;
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
-			child = 0;
+		if (a->child > 0 && waitpid(a->child, &a->status, WNOHANG) == a->child)
+			a->child = 0;
 		if (__atomic_load_n(&interrupted, __ATOMIC_RELAXED))
 			break;
-		if (tpipe >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-			long delay = read_trigger_pipe(r, tpipe);
+		if (a->tpipe >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			long delay = read_trigger_pipe(r, a->tpipe);
 
 			if (delay == -2) {
-				close(tpipe);
-				tpipe = -1;
-			} else if (delay >= 0 && wait_stop && !pending_at) {
+				close(a->tpipe);
+				a->tpipe = -1;
+			} else if (delay >= 0 && a->wait_stop && !pending_at) {
 				pending_at = now_ms() + delay;
 			}
 		}
-		if (!flight && drain(r))
-			goto stop;
-		if (!child && !wait_stop)
+		if (!a->flight && drain(r))
+			return 1;
+		if (!a->child && !a->wait_stop)
 			break;
 		now = now_ms();
 		/* A freeze that does not come (the trace was restarted): once a second. */
@@ -1638,59 +1558,82 @@ int kt_record(int argc, char **argv)
 			pending_at = 0;
 		if (now - last_check >= 1000 || (pending_at && now >= pending_at)) {
 			last_check = now;
-			if (wait_stop && trace_state(r->dir) != KT_TRACING)
+			if (a->wait_stop && trace_state(r->dir) != KT_TRACING)
 				break;
-			if (!flight && open_streams(r) < 0)
-				goto stop;
-			if (tty)
+			if (!a->flight && open_streams(r) < 0)
+				return 1;
+			if (a->tty)
 				progress(r);
 		}
 	}
-	ret = 0;
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_args a = { .child = -1, .tpipe = -1, .tty = isatty(STDERR_FILENO) };
+	bool changed = false;
+	enum kt_state st;
+	unsigned int i;
+	int ret;
+
+	ignore_sigpipe();
+	a.r = recorder_new("record");
+	if (!a.r)
+		return 1;
+	ret = rec_parse(&a, argc, argv);
+	if (ret < 0)
+		ret = rec_check(&a, argc, argv);
+	if (ret >= 0)
+		goto out;
+
+	changed = true;
+	ret = rec_change(&a);
+	if (!ret)
+		ret = rec_start(&a, argc, argv);
+	if (ret < 0)
+		goto fail;
+	if (!ret)
+		ret = rec_loop(&a);
 	/* Ended by a signal: COMMAND is ended too, then the trace saved. */
-	if (child > 0 && sig_caught()) {
-		end_child(child, &status);
-		child = 0;
+	if (!ret && a.child > 0 && sig_caught()) {
+		end_child(a.child, &a.status);
+		a.child = 0;
 	}
-stop:
-	if (tty)
+	if (a.tty)
 		fprintf(stderr, "\r\033[K");
 	/* Stopped, its last subbuffers completed, before reading it whole. */
-	st = trace_state(r->dir);
+	st = trace_state(a.r->dir);
 	if (st == KT_FROZEN)
-		st = wait_frozen(r->dir);
-	if (st != KT_STOPPED && ctl_write(r, "enable", "0"))
+		st = wait_frozen(a.r->dir);
+	if (st != KT_STOPPED && ctl_write(a.r, "enable", "0"))
 		ret = 1;
 	/* After a failure, no file: the temporary one is removed. */
-	if (!ret && out_finish(r, hide))
+	if (!ret && out_finish(a.r, a.hide))
 		ret = 1;
 	goto restore;
 fail:
 	ret = 1;
-	if (sig_caught() && child < 0)
+	if (sig_caught() && a.child < 0)
 		ret = 128 + sig_caught();	/* during the setup */
 restore:
-	if (changed && restore(r, &s))
+	if (changed && restore(a.r, &a.s))
 		ret = 1;
-	while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR)
+	while (a.child > 0 && waitpid(a.child, &a.status, 0) < 0 && errno == EINTR)
 		;
 	if (!ret && optind < argc)
-		ret = child_status(status);
-	goto out;
-usage:
-	ret = EXIT_USAGE;
+		ret = child_status(a.status);
 out:
-	if (tpipe >= 0)
-		close(tpipe);
+	if (a.tpipe >= 0)
+		close(a.tpipe);
 	for (i = 0; i < 2; i++)
 		if (wake_pipe[i] >= 0)
 			close(wake_pipe[i]);
-	free(s.undo);
-	free(s.disarm);
-	free(armed);
-	free(cur_mode);
-	free(old_enable);
-	free(triggers);
-	recorder_free(r);
+	free(a.s.undo);
+	free(a.s.disarm);
+	free(a.cur_mode);
+	free(a.old_enable);
+	free(a.triggers);
+	recorder_free(a.r);
 	return ret;
 }

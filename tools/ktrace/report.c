@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "trace.h"
+#include "format.h"
 
 /* The time bases of report's time column, --from and --to. */
 enum time_base { TB_MONO, TB_REAL, TB_REAL_ISO };
@@ -462,7 +462,9 @@ static void filter_free(struct filter *f)
 	free(f->comm_hit);
 }
 
-int cmd_report(int argc, char **argv)
+/* The options, in @f and @set: -1 to go on, or report's exit status. */
+static int report_parse(struct filter *f, struct kt_set *set, const char **from,
+			const char **to, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -477,12 +479,6 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct filter f = { .to = UINT64_MAX, .rel_from = INT64_MIN, .rel_to = INT64_MAX };
-	const char *from = NULL, *to = NULL, *path;
-	struct kt_set set = { 0 };
-	struct kt_trace *t;
-	unsigned int i, bad;
-	char real[64];
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "c:p:e:rh", opts, NULL)) != -1) {
@@ -490,62 +486,118 @@ int cmd_report(int argc, char **argv)
 		case 'c':
 		case 'p':
 		case 'e':
-			ret = parse_list(&f, c, optarg);
-			if (ret) {
-				filter_free(&f);
+			ret = parse_list(f, c, optarg);
+			if (ret)
 				return ret;
-			}
 			break;
 		case 'F':
-			from = optarg;
+			*from = optarg;
 			break;
 		case 'T':
-			to = optarg;
+			*to = optarg;
 			break;
 		case 'r':
-			f.relative = true;
+			f->relative = true;
 			break;
 		case 'R':
 			if (optarg && strcmp(optarg, "iso")) {
 				fprintf(stderr,
 					"ktrace report: bad --realtime '%s': want --realtime or --realtime=iso\n",
 					optarg);
-				filter_free(&f);
 				return EXIT_USAGE;
 			}
-			f.base = optarg ? TB_REAL_ISO : TB_REAL;
+			f->base = optarg ? TB_REAL_ISO : TB_REAL;
 			break;
 		case 'j':
-			f.json = true;
+			f->json = true;
 			break;
 		case 'O':
-			ret = kt_set_offset(&set, "report", optarg);
-			if (ret) {
-				kt_set_close(&set);
-				filter_free(&f);
+			ret = kt_set_offset(set, "report", optarg);
+			if (ret)
 				return ret;
-			}
 			break;
 		case 'h':
 			fputs(report_help, stdout);
-			kt_set_close(&set);
-			filter_free(&f);
 			return 0;
 		default:
 			fputs(report_help, stderr);
-			kt_set_close(&set);
-			filter_free(&f);
 			return EXIT_USAGE;
 		}
 	}
+	return -1;
+}
+
+/*
+ * Before the report: the events of -e in the metadata, the clock's
+ * CLOCK_REALTIME reference and the trigger of -r.  0, or 1 after saying
+ * what is missing.
+ */
+static int report_prepare(struct filter *f, struct kt_set *set, const char *path)
+{
+	struct kt_trace *t = &set->traces[0];
+	unsigned int i, bad;
+	char real[64];
+	int ret = 0;
+
+	/* An event must be in the metadata of one of the traces at least. */
+	for (i = 0, bad = 0; i < set->nr && !ret; i++) {
+		ret = check_events(f, &set->traces[i], f->multi);
+		bad += !!ret;
+		if (f->multi && ret && bad < set->nr)
+			ret = 0;
+	}
+	if (ret && f->multi)
+		fprintf(stderr,
+			"ktrace report: an event of -e is in none of the traces' metadata\n");
+	if (!ret && f->base != TB_MONO && !f->multi) {
+		if (!t->have_clock || !t->clock.ref_real_ns) {
+			fprintf(stderr,
+				"ktrace report: %s: no CLOCK_REALTIME reference in the trace's clock record\n",
+				path);
+			ret = 1;
+		}
+		f->real_neg = t->clock.ref_real_ns < t->clock.ref_mono_ns;
+		f->real_mag = f->real_neg ? t->clock.ref_mono_ns - t->clock.ref_real_ns :
+			      t->clock.ref_real_ns - t->clock.ref_mono_ns;
+	}
+	if (!ret && f->relative && kt_set_merge(set, find_trigger, f) < 0) {
+		/* find_trigger() stops the merge with 1: only -1 is an error. */
+		fprintf(stderr, "ktrace report: %s: out of memory looking for the trigger\n",
+			path);
+		ret = 1;
+	}
+	if (!ret && f->relative) {
+		if (!f->have_origin) {
+			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger)\n",
+				path);
+			ret = 1;
+		}
+		/* Relative times, the trigger's wall-clock time once. */
+		if (!ret && f->base != TB_MONO && !f->json) {
+			real_str(f, real, sizeof(real), real_ns(f, f->origin));
+			printf("# trigger at %s\n", real);
+		}
+	}
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct filter f = { .to = UINT64_MAX, .rel_from = INT64_MIN, .rel_to = INT64_MAX };
+	const char *from = NULL, *to = NULL, *path;
+	struct kt_set set = { 0 };
+	int ret;
+
+	ret = report_parse(&f, &set, &from, &to, argc, argv);
+	if (ret >= 0)
+		goto out;
 	/* Several files: CLOCK_REALTIME times, unless ISO 8601 was asked for. */
 	f.multi = argc - optind > 1;
 	if (f.multi && f.base == TB_MONO)
 		f.base = TB_REAL;
 	if (bad_time(&f, from, &f.from, &f.rel_from) || bad_time(&f, to, &f.to, &f.rel_to)) {
-		kt_set_close(&set);
-		filter_free(&f);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	f.line.grow = true;
 	f.cpu_hit = calloc(f.nr_cpus + 1, sizeof(bool));
@@ -556,62 +608,21 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "ktrace report: out of memory\n");
 	else
 		ret = kt_set_open(&set, "report", argc - optind, argv + optind);
-	if (ret) {
-		kt_set_close(&set);
-		filter_free(&f);
-		return ret;
-	}
-	t = &set.traces[0];
-	path = f.multi ? "the traces" : t->path;
-	/* An event must be in the metadata of one of the traces at least. */
-	for (i = 0, bad = 0; i < set.nr && !ret; i++) {
-		ret = check_events(&f, &set.traces[i], f.multi);
-		bad += !!ret;
-		if (f.multi && ret && bad < set.nr)
-			ret = 0;
-	}
-	if (ret && f.multi)
-		fprintf(stderr,
-			"ktrace report: an event of -e is in none of the traces' metadata\n");
-	if (!ret && f.base != TB_MONO && !f.multi) {
-		if (!t->have_clock || !t->clock.ref_real_ns) {
-			fprintf(stderr,
-				"ktrace report: %s: no CLOCK_REALTIME reference in the trace's clock record\n",
-				path);
-			ret = 1;
-		}
-		f.real_neg = t->clock.ref_real_ns < t->clock.ref_mono_ns;
-		f.real_mag = f.real_neg ? t->clock.ref_mono_ns - t->clock.ref_real_ns :
-			     t->clock.ref_real_ns - t->clock.ref_mono_ns;
-	}
-	if (!ret && f.relative && kt_set_merge(&set, find_trigger, &f) < 0) {
-		/* find_trigger() stops the merge with 1: only -1 is an error. */
-		fprintf(stderr, "ktrace report: %s: out of memory looking for the trigger\n",
-			path);
+	if (ret)
+		goto out;
+	path = f.multi ? "the traces" : set.traces[0].path;
+	ret = report_prepare(&f, &set, path);
+	if (ret)
+		goto out;
+	ret = kt_set_merge(&set, report_one, &f);
+	if (ret || fflush(stdout)) {
+		fprintf(stderr, "ktrace report: %s\n",
+			ferror(stdout) ? "write error" : "out of memory");
 		ret = 1;
+	} else {
+		warn_misses(&f, path);
 	}
-	if (!ret && f.relative) {
-		if (!f.have_origin) {
-			fprintf(stderr, "ktrace report: %s: no trigger record (ktrace:trigger)\n",
-				path);
-			ret = 1;
-		}
-		/* Relative times, the trigger's wall-clock time once. */
-		if (!ret && f.base != TB_MONO && !f.json) {
-			real_str(&f, real, sizeof(real), real_ns(&f, f.origin));
-			printf("# trigger at %s\n", real);
-		}
-	}
-	if (!ret) {
-		ret = kt_set_merge(&set, report_one, &f);
-		if (ret || fflush(stdout)) {
-			fprintf(stderr, "ktrace report: %s\n",
-				ferror(stdout) ? "write error" : "out of memory");
-			ret = 1;
-		} else {
-			warn_misses(&f, path);
-		}
-	}
+out:
 	kt_set_close(&set);
 	filter_free(&f);
 	return ret;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "format.h"
 
 #define STAT_TRIGGERS	16
 
@@ -226,21 +226,19 @@ static const char stat_help[] =
 	"      --json           the same as one JSON document (see ktrace(1))\n"
 	"  -h, --help           this help\n";
 
-int cmd_stat(int argc, char **argv)
+/* The options: -1 to go on, or stat's exit status. */
+static int stat_parse(struct stat_acc *a, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat_acc a = { 0 };
-	struct kt_trace t;
-	unsigned int i, j;
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'j') {
-			a.json = true;
+			a->json = true;
 			continue;
 		}
 		if (c == 'h') {
@@ -254,6 +252,89 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "ktrace stat: one trace file only\n");
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+/* What the subbuffer headers of each stream said. */
+static void stat_streams(struct kt_trace *t)
+{
+	unsigned int i;
+
+	printf("streams:\n");
+	for (i = 0; i < t->nr_streams; i++) {
+		struct kt_stream_stats st;
+
+		char *gaps = NULL;
+		size_t len = 0;
+		FILE *g = open_memstream(&gaps, &len);
+
+		kt_stream_stats(t, &t->streams[i], &st, g);
+		if (g)
+			fclose(g);
+		printf("  cpu%u %s: subbufs=%llu seq=%llu-%llu events=%llu dropped=%llu ",
+		       t->streams[i].cpu, kt_channel_name(t->streams[i].channel), st.subbufs,
+		       st.first_seq, st.last_seq, st.events, st.dropped);
+		printf("overwritten=%llu lost_subbufs=%llu mode=%s\n", st.overwritten,
+		       st.lost_subbufs, st.overwrite ? "overwrite" : "drop");
+		if (gaps)
+			fputs(gaps, stdout);
+		free(gaps);
+	}
+}
+
+/* The summary as text. */
+static void stat_print(struct kt_trace *t, const struct stat_acc *a)
+{
+	unsigned int i, j;
+
+	if (t->have_trace)
+		printf("machine: %.65s %.65s %.65s, %u CPUs\n", t->machine.nodename,
+		       t->machine.release, t->machine.machine, t->machine.nr_cpus);
+	if (t->have_clock)
+		printf("clock: %.16s, %llu Hz, shift %u\n", t->clock.name,
+		       (unsigned long long)t->clock.freq_hz, t->clock.shift);
+	printf("events: %llu\n", a->events);
+	if (a->events) {
+		print_time("first: ", a->first);
+		print_time("last: ", a->last);
+		print_time("span: ", a->last - a->first);
+	}
+	printf("events per type:\n");
+	for (i = 0; i < 256; i++)
+		for (j = 0; j < 256; j++)
+			if (t->expanded[i][j] && t->expanded[i][j]->count)
+				printf("  %s:%s %llu\n", t->expanded[i][j]->group,
+				       t->expanded[i][j]->name, t->expanded[i][j]->count);
+	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
+		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
+			if (t->compact[i][j] && t->compact[i][j]->count)
+				printf("  %s:%s %llu\n", t->compact[i][j]->group,
+				       t->compact[i][j]->name, t->compact[i][j]->count);
+	if (a->unknown)
+		printf("  unknown %llu\n", a->unknown);
+	printf("events per CPU:\n");
+	for (i = 0; i < a->nr_cpus; i++)
+		if (a->per_cpu[i])
+			printf("  cpu%u %llu\n", i, a->per_cpu[i]);
+	stat_streams(t);
+	if (t->text[KTF_TRIGGERS] && *t->text[KTF_TRIGGERS])
+		printf("triggers:\n%s", t->text[KTF_TRIGGERS]);
+	if (a->nr_triggers)
+		printf("trigger records:\n");
+	for (i = 0; i < a->nr_triggers; i++)
+		printf("  %s", a->triggers[i]);
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_acc a = { 0 };
+	struct kt_trace t;
+	unsigned int i;
+	int ret;
+
+	ret = stat_parse(&a, argc, argv);
+	if (ret >= 0)
+		return ret;
 	if (kt_open(&t, optind == argc ? DEFAULT_FILE : argv[optind]))
 		return 1;
 	for (i = 0; i < t.nr_streams; i++)
@@ -261,8 +342,8 @@ int cmd_stat(int argc, char **argv)
 			a.nr_cpus = t.streams[i].cpu + 1;
 	a.per_cpu = calloc(a.nr_cpus + 1, sizeof(*a.per_cpu));
 	if (!a.per_cpu) {
-		kt_close(&t);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	/* stat prints no field: no key to follow. */
 	t.no_keys = true;
@@ -271,71 +352,14 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "ktrace stat: %s: out of memory\n", t.path);
 	else if (a.json && !stat_json(&t, &a))
 		ret = 1;
-	if (a.json || ret) {
-		for (i = 0; i < a.nr_triggers; i++)
-			free(a.triggers[i]);
-		free(a.per_cpu);
-		kt_close(&t);
-		return ret || fflush(stdout) ? 1 : 0;
-	}
-	if (t.have_trace)
-		printf("machine: %.65s %.65s %.65s, %u CPUs\n", t.machine.nodename,
-		       t.machine.release, t.machine.machine, t.machine.nr_cpus);
-	if (t.have_clock)
-		printf("clock: %.16s, %llu Hz, shift %u\n", t.clock.name,
-		       (unsigned long long)t.clock.freq_hz, t.clock.shift);
-	printf("events: %llu\n", a.events);
-	if (a.events) {
-		print_time("first: ", a.first);
-		print_time("last: ", a.last);
-		print_time("span: ", a.last - a.first);
-	}
-	printf("events per type:\n");
-	for (i = 0; i < 256; i++)
-		for (j = 0; j < 256; j++)
-			if (t.expanded[i][j] && t.expanded[i][j]->count)
-				printf("  %s:%s %llu\n", t.expanded[i][j]->group,
-				       t.expanded[i][j]->name, t.expanded[i][j]->count);
-	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
-		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
-			if (t.compact[i][j] && t.compact[i][j]->count)
-				printf("  %s:%s %llu\n", t.compact[i][j]->group,
-				       t.compact[i][j]->name, t.compact[i][j]->count);
-	if (a.unknown)
-		printf("  unknown %llu\n", a.unknown);
-	printf("events per CPU:\n");
-	for (i = 0; i < a.nr_cpus; i++)
-		if (a.per_cpu[i])
-			printf("  cpu%u %llu\n", i, a.per_cpu[i]);
-	printf("streams:\n");
-	for (i = 0; i < t.nr_streams; i++) {
-		struct kt_stream_stats st;
-
-		char *gaps = NULL;
-		size_t len = 0;
-		FILE *g = open_memstream(&gaps, &len);
-
-		kt_stream_stats(&t, &t.streams[i], &st, g);
-		if (g)
-			fclose(g);
-		printf("  cpu%u %s: subbufs=%llu seq=%llu-%llu events=%llu dropped=%llu ",
-		       t.streams[i].cpu, kt_channel_name(t.streams[i].channel), st.subbufs,
-		       st.first_seq, st.last_seq, st.events, st.dropped);
-		printf("overwritten=%llu lost_subbufs=%llu mode=%s\n", st.overwritten,
-		       st.lost_subbufs, st.overwrite ? "overwrite" : "drop");
-		if (gaps)
-			fputs(gaps, stdout);
-		free(gaps);
-	}
-	if (t.text[KTF_TRIGGERS] && *t.text[KTF_TRIGGERS])
-		printf("triggers:\n%s", t.text[KTF_TRIGGERS]);
-	if (a.nr_triggers)
-		printf("trigger records:\n");
-	for (i = 0; i < a.nr_triggers; i++) {
-		printf("  %s", a.triggers[i]);
+	else if (!a.json)
+		stat_print(&t, &a);
+	if (ret || fflush(stdout))
+		ret = 1;
+out:
+	for (i = 0; i < a.nr_triggers; i++)
 		free(a.triggers[i]);
-	}
 	free(a.per_cpu);
 	kt_close(&t);
-	return fflush(stdout) ? 1 : 0;
+	return ret;
 }

@@ -378,14 +378,219 @@ static bool field_ok(unsigned int kind, const struct ktrace_meta_field *m)
  * The metadata of one low-channel stream, in order; 0, or -1 after saying
  * so if its trace record is of a version this tool does not read.
  */
+/* Where read_metadata() is: the event whose fields come, the records counted. */
+struct meta_state {
+	struct kt_event *ev;
+	unsigned int field, meta_want, meta_got;
+	/* The fields and values of an event dropped for a bad field. */
+	bool dropped;
+	uint64_t meta_at;
+};
+
+/*
+ * The metadata records, one function each: 0; 1 if @r is too short for
+ * its record; -1 to stop reading the trace.
+ */
+static int meta_trace(struct kt_trace *t, struct meta_state *m, const struct kt_record *r,
+		      uint64_t at)
+{
+	if (r->length < sizeof(t->machine))
+		return 1;
+	memcpy(&t->machine, r->data, sizeof(t->machine));
+	if (!version_ok(t->machine.version))
+		return bad_version(t, t->machine.version);
+	t->have_trace = true;
+	check_metadata_count(t, m->meta_at, m->meta_want, m->meta_got - 1);
+	m->meta_want = t->machine.nr_records;
+	m->meta_got = 0;
+	m->meta_at = at;
+	return 0;
+}
+
+static int meta_clock(struct kt_trace *t, const struct kt_record *r, uint64_t at)
+{
+	struct ktrace_meta_clock c;
+
+	if (r->length < sizeof(c))
+		return 1;
+	memcpy(&c, r->data, sizeof(c));
+	if (!c.freq_hz || c.shift > 63) {
+		kt_warn(t, at, "clock record with frequency %llu, shift %u ignored",
+			(unsigned long long)c.freq_hz, c.shift);
+		return 0;
+	}
+	/* The newest reference converts every value. */
+	if (!t->have_clock || c.ref_clock >= t->clock.ref_clock)
+		t->clock = c;
+	t->have_clock = true;
+	return 0;
+}
+
+static int meta_channel(struct kt_trace *t, const struct kt_record *r)
+{
+	struct ktrace_meta_channel c;
+
+	if (r->length < sizeof(c))
+		return 1;
+	memcpy(&c, r->data, sizeof(c));
+	if (c.channel < KTRACE_NR_CHANNELS)
+		t->channels[c.channel] = c;
+	return 0;
+}
+
+static int meta_event(struct kt_trace *t, struct meta_state *s, const struct kt_record *r,
+		      uint64_t at)
+{
+	struct ktrace_meta_event m;
+	struct kt_event *ev;
+
+	if (r->length < sizeof(m))
+		return 1;
+	memcpy(&m, r->data, sizeof(m));
+	if (s->ev && s->field < s->ev->nr_fields)
+		kt_warn(t, at, "event %s:%s has %u of its %u fields",
+			s->ev->group, s->ev->name, s->field, s->ev->nr_fields);
+	s->ev = NULL;
+	s->dropped = false;
+	if (m.channel >= KTRACE_NR_CHANNELS || m.kind > KTRACE_EVENT_EXPANDED ||
+	    (m.kind == KTRACE_EVENT_COMPACT && m.id > KTRACE_ID_COMPACT_MAX)) {
+		kt_warn(t, at, "event record with channel %u, kind %u, id %u ignored",
+			m.channel, m.kind, m.id);
+		return 0;
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (ev && m.nr_fields)
+		ev->fields = calloc(m.nr_fields, sizeof(*ev->fields));
+	if (!ev || (m.nr_fields && !ev->fields)) {
+		free(ev);
+		return 0;
+	}
+	ev->channel = m.channel;
+	ev->kind = m.kind;
+	ev->id = m.id;
+	ev->major = m.major;
+	ev->minor = m.minor;
+	ev->flags = m.flags;
+	ev->nr_fields = m.nr_fields;
+	name_copy(ev->group, m.group, KTRACE_NAME_LEN);
+	name_copy(ev->name, m.name, KTRACE_NAME_LEN);
+	s->field = 0;
+	s->ev = ev;
+	event_install(t, ev);
+	return 0;
+}
+
+static int meta_field(struct kt_trace *t, struct meta_state *s, const struct kt_record *r,
+		      uint64_t at)
+{
+	struct kt_event *ev = s->ev;
+	struct ktrace_meta_field m;
+	struct kt_field *f;
+
+	if (r->length < sizeof(m))
+		return 1;
+	if (s->dropped)
+		return 0;
+	if (!ev || s->field >= ev->nr_fields) {
+		kt_warn(t, at, "field record without its event");
+		return 0;
+	}
+	memcpy(&m, r->data, sizeof(m));
+	if (!field_ok(ev->kind, &m)) {
+		kt_warn(t, at, "event %s:%s ignored: field %.*s of offset %u, size %u",
+			ev->group, ev->name, KTRACE_NAME_LEN, m.name, m.offset, m.size);
+		event_drop(t, ev);
+		s->ev = NULL;
+		s->dropped = true;
+		return 0;
+	}
+	f = &ev->fields[s->field++];
+	name_copy(f->name, m.name, KTRACE_NAME_LEN);
+	f->offset = m.offset;
+	f->size = m.size;
+	f->display = m.display;
+	f->flags = m.flags;
+	/* Allocated as read: an announced count costs nothing. */
+	f->values = NULL;
+	f->nr_values = 0;
+	f->values_size = 0;
+	f->max_values = m.nr_values;
+	return 0;
+}
+
+static int meta_enum(struct kt_trace *t, struct meta_state *s, const struct kt_record *r,
+		     uint64_t at)
+{
+	struct kt_field *f = s->ev && s->field ? &s->ev->fields[s->field - 1] : NULL;
+	struct ktrace_meta_enum m;
+	struct kt_enum *e;
+
+	if (r->length < sizeof(m))
+		return 1;
+	if (s->dropped)
+		return 0;
+	if (!f || f->nr_values >= f->max_values) {
+		kt_warn(t, at, "enum record without its field");
+		return 0;
+	}
+	if (f->nr_values == f->values_size) {
+		unsigned int n = f->values_size ? 2 * f->values_size : 8;
+
+		n = n < f->max_values ? n : f->max_values;
+		e = realloc(f->values, n * sizeof(*e));
+		if (!e)
+			return 0;
+		f->values = e;
+		f->values_size = n;
+	}
+	memcpy(&m, r->data, sizeof(m));
+	/* Only the values read count: a table cut short has no zeroes. */
+	e = &f->values[f->nr_values++];
+	e->value = (uint64_t)m.value_hi << 32 | m.value_lo;
+	name_copy(e->name, m.name, KTRACE_NAME_LEN);
+	return 0;
+}
+
+/* One metadata record at file offset @at: 0, or -1 to stop reading. */
+static int meta_one(struct kt_trace *t, struct meta_state *m, const struct kt_record *r,
+		    uint64_t at)
+{
+	int ret;
+
+	m->meta_got++;
+	switch (r->minor) {
+	case KTRACE_META_TRACE:
+		ret = meta_trace(t, m, r, at);
+		break;
+	case KTRACE_META_CLOCK:
+		ret = meta_clock(t, r, at);
+		break;
+	case KTRACE_META_CHANNEL:
+		ret = meta_channel(t, r);
+		break;
+	case KTRACE_META_EVENT:
+		ret = meta_event(t, m, r, at);
+		break;
+	case KTRACE_META_FIELD:
+		ret = meta_field(t, m, r, at);
+		break;
+	case KTRACE_META_ENUM:
+		ret = meta_enum(t, m, r, at);
+		break;
+	default:
+		kt_warn(t, at, "unknown metadata record %u ignored", r->minor);
+		ret = 0;
+	}
+	if (ret > 0)
+		kt_warn(t, at, "metadata record %u too short (%u bytes)", r->minor,
+			r->length);
+	return ret < 0 ? -1 : 0;
+}
+
 static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 {
-	struct kt_event *ev = NULL;
-	unsigned int field = 0, meta_want = 0, meta_got = 0;
-	/* The fields and values of an event dropped for a bad field. */
-	bool dropped = false;
+	struct meta_state m = { 0 };
 	struct ktrace_subbuf_header h;
-	uint64_t meta_at = 0;
 	size_t off = 0, size;
 
 	while ((off = next_subbuf(t, s, off, &h, &size)) < s->size) {
@@ -400,166 +605,14 @@ static int read_metadata(struct kt_trace *t, const struct kt_stream *s)
 			pos += ret;
 			if (r.id != KTRACE_ID_EXPANDED || r.major != KTRACE_META_MAJOR)
 				continue;
-			meta_got++;
-			switch (r.minor) {
-			case KTRACE_META_TRACE:
-				if (r.length < sizeof(t->machine))
-					goto bad;
-				memcpy(&t->machine, r.data, sizeof(t->machine));
-				if (!version_ok(t->machine.version))
-					return bad_version(t, t->machine.version);
-				t->have_trace = true;
-				check_metadata_count(t, meta_at, meta_want, meta_got - 1);
-				meta_want = t->machine.nr_records;
-				meta_got = 0;
-				meta_at = at;
-				break;
-			case KTRACE_META_CLOCK: {
-				struct ktrace_meta_clock c;
-
-				if (r.length < sizeof(c))
-					goto bad;
-				memcpy(&c, r.data, sizeof(c));
-				if (!c.freq_hz || c.shift > 63) {
-					kt_warn(t, at, "clock record with frequency %llu, shift %u ignored",
-						(unsigned long long)c.freq_hz, c.shift);
-					break;
-				}
-				/* The newest reference converts every value. */
-				if (!t->have_clock || c.ref_clock >= t->clock.ref_clock)
-					t->clock = c;
-				t->have_clock = true;
-				break;
-			}
-			case KTRACE_META_CHANNEL: {
-				struct ktrace_meta_channel c;
-
-				if (r.length < sizeof(c))
-					goto bad;
-				memcpy(&c, r.data, sizeof(c));
-				if (c.channel < KTRACE_NR_CHANNELS)
-					t->channels[c.channel] = c;
-				break;
-			}
-			case KTRACE_META_EVENT: {
-				struct ktrace_meta_event m;
-
-				if (r.length < sizeof(m))
-					goto bad;
-				memcpy(&m, r.data, sizeof(m));
-				if (ev && field < ev->nr_fields)
-					kt_warn(t, at, "event %s:%s has %u of its %u fields",
-						ev->group, ev->name, field, ev->nr_fields);
-				ev = NULL;
-				dropped = false;
-				if (m.channel >= KTRACE_NR_CHANNELS ||
-				    m.kind > KTRACE_EVENT_EXPANDED ||
-				    (m.kind == KTRACE_EVENT_COMPACT &&
-				     m.id > KTRACE_ID_COMPACT_MAX)) {
-					kt_warn(t, at, "event record with channel %u, kind %u, id %u ignored",
-						m.channel, m.kind, m.id);
-					break;
-				}
-				ev = calloc(1, sizeof(*ev));
-				if (ev && m.nr_fields)
-					ev->fields = calloc(m.nr_fields, sizeof(*ev->fields));
-				if (!ev || (m.nr_fields && !ev->fields)) {
-					free(ev);
-					ev = NULL;
-					break;
-				}
-				ev->channel = m.channel;
-				ev->kind = m.kind;
-				ev->id = m.id;
-				ev->major = m.major;
-				ev->minor = m.minor;
-				ev->flags = m.flags;
-				ev->nr_fields = m.nr_fields;
-				name_copy(ev->group, m.group, KTRACE_NAME_LEN);
-				name_copy(ev->name, m.name, KTRACE_NAME_LEN);
-				field = 0;
-				event_install(t, ev);
-				break;
-			}
-			case KTRACE_META_FIELD: {
-				struct ktrace_meta_field m;
-				struct kt_field *f;
-
-				if (r.length < sizeof(m))
-					goto bad;
-				if (dropped)
-					break;
-				if (!ev || field >= ev->nr_fields) {
-					kt_warn(t, at, "field record without its event");
-					break;
-				}
-				memcpy(&m, r.data, sizeof(m));
-				if (!field_ok(ev->kind, &m)) {
-					kt_warn(t, at,
-						"event %s:%s ignored: field %.*s of offset %u, size %u",
-						ev->group, ev->name, KTRACE_NAME_LEN, m.name,
-						m.offset, m.size);
-					event_drop(t, ev);
-					ev = NULL;
-					dropped = true;
-					break;
-				}
-				f = &ev->fields[field++];
-				name_copy(f->name, m.name, KTRACE_NAME_LEN);
-				f->offset = m.offset;
-				f->size = m.size;
-				f->display = m.display;
-				f->flags = m.flags;
-				/* Allocated as read: an announced count costs nothing. */
-				f->values = NULL;
-				f->nr_values = 0;
-				f->values_size = 0;
-				f->max_values = m.nr_values;
-				break;
-			}
-			case KTRACE_META_ENUM: {
-				struct ktrace_meta_enum m;
-				struct kt_field *f = ev && field ? &ev->fields[field - 1] : NULL;
-				struct kt_enum *e;
-
-				if (r.length < sizeof(m))
-					goto bad;
-				if (dropped)
-					break;
-				if (!f || f->nr_values >= f->max_values) {
-					kt_warn(t, at, "enum record without its field");
-					break;
-				}
-				if (f->nr_values == f->values_size) {
-					unsigned int n = f->values_size ? 2 * f->values_size : 8;
-
-					n = n < f->max_values ? n : f->max_values;
-					e = realloc(f->values, n * sizeof(*e));
-					if (!e)
-						break;
-					f->values = e;
-					f->values_size = n;
-				}
-				memcpy(&m, r.data, sizeof(m));
-				/* Only the values read count: a table cut short has no zeroes. */
-				e = &f->values[f->nr_values++];
-				e->value = (uint64_t)m.value_hi << 32 | m.value_lo;
-				name_copy(e->name, m.name, KTRACE_NAME_LEN);
-				break;
-			}
-			default:
-				kt_warn(t, at, "unknown metadata record %u ignored", r.minor);
-			}
-			continue;
-bad:
-			kt_warn(t, at, "metadata record %u too short (%u bytes)", r.minor,
-				r.length);
+			if (meta_one(t, &m, &r, at))
+				return -1;
 		}
 		if (ret < 0)
 			kt_warn(t, s->file_offset + off + pos, "corrupt record, rest of subbuffer skipped");
 		off += size;
 	}
-	check_metadata_count(t, meta_at, meta_want, meta_got);
+	check_metadata_count(t, m.meta_at, m.meta_want, m.meta_got);
 	return 0;
 }
 

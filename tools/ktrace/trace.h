@@ -264,53 +264,6 @@ int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
 const char *kt_dir(void);
 
 /*
- * format.c.  A line being formatted, NUL-terminated.  With @grow,
- * kt_bufprintf() reallocates @p (malloc'ed or NULL; the caller frees it)
- * to fit all; without, it stops at @size.  @overflow: something was left
- * out, for want of room or of memory.
- */
-struct kt_buf {
-	char *p;
-	size_t size, len;
-	bool grow, overflow;
-};
-
-__printf(2, 3)
-void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
-void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len);
-/*
- * One line as the kernel's ascii pipe prints it, newline included, in @b:
- * cut as the kernel cuts it at KT_LINE_MAX bytes.  0, or -1 when out of
- * memory.
- */
-#define KT_LINE_MAX	(32 * 1024)	/* ASCII_LINE_MAX of kernel/trace/ktrace/ascii.c */
-int kt_format(struct kt_trace *t, const struct kt_record *r, struct kt_buf *b);
-/* The same with @time, a word, in place of r->ns in the first column. */
-int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *time,
-		   struct kt_buf *b);
-/* One JSON object, whole, no newline (see format.c); 0 or -1. */
-int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *time,
-		   const char *extra, struct kt_buf *b);
-/* Whether @r is the record of a trigger that fired (ktrace:trigger). */
-bool kt_is_trigger(const struct kt_record *r);
-/* SECONDS.NANOSECONDS */
-void kt_time_str(char *buf, size_t size, uint64_t ns);
-/* kt_comm() with its spaces made '_', one word, as report prints it. */
-void kt_comm_word(const struct kt_trace *t, int pid, char *comm, size_t size);
-/* The kinds of a field's value. */
-enum kt_value {
-	KT_VALUE_NONE,		/* not in the record: "?", JSON null */
-	KT_VALUE_WORD,		/* printed in the word buffer: a JSON string */
-	KT_VALUE_SIGNED,	/* a number */
-	KT_VALUE_UNSIGNED,
-	KT_VALUE_STRING,	/* bytes of the record, quoted */
-};
-
-/* Field @f of @r as report prints it: in @b (a word, a string) or *@val. */
-enum kt_value kt_field_text(struct kt_buf *b, const struct kt_trace *t,
-			    const struct kt_field *f, const struct kt_record *r, uint64_t *val);
-
-/*
  * Add to the closed trace file at @path the kernel symbols its SYMBOL
  * fields need, from /proc/kallsyms ($KTRACE_KALLSYMS); with @hide, first
  * replace every kernel address in it, so that the file holds none.  0, or
@@ -321,14 +274,14 @@ int kt_symbols_save(const char *path, bool hide);
 int kt_symbols_can_hide(const char *cmd);
 
 /* The commands. */
-int kt_record(int argc, char **argv);
-int kt_extract(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 /* ktrace latency (latency.c); kt_latency(): one KIND on open traces, to @out. */
 int cmd_latency(int argc, char **argv);
 int kt_latency(struct kt_set *s, const char *kind, FILE *out);
-/* ktrace io and ktrace reclaim (analyze.c); kt_analyze(): both, for the fuzzer. */
+/* ktrace io (io.c) and ktrace reclaim (reclaim.c); kt_analyze(): both, for the fuzzer. */
 int cmd_io(int argc, char **argv);
 int cmd_reclaim(int argc, char **argv);
 int kt_analyze(struct kt_set *s, bool relative, FILE *out);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../trace.h"
+#include "../format.h"
 
 /* libFuzzer's entry point, named on the compiler's command line. */
 int KT_FUZZ_ENTRY(const uint8_t *data, size_t size);

@@ -665,42 +665,17 @@ static void colliding_sectors(struct ktrace_blk_desc d, __u64 *a, __u64 *b)
 	exit(1);
 }
 
-static int blockkeys_trace(void)
+/* The metadata of blockkeys_trace(). */
+static void blockkeys_meta(void)
 {
-	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	struct ktrace_meta_trace mt = {
 		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 2,
 	};
 	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
-	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
-	struct sb c1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
-	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
-	struct ktrace_blk_desc w = { 2048, 8 << 20, 8, KTRACE_BLK_OP_WRITE, KTRACE_BLK_SYNC };
-	struct ktrace_blk_desc lost = { 999, 8 << 20 | 16, 16, KTRACE_BLK_OP_READ, 0 };
-	struct ktrace_blk_desc two = { 6144, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
-	struct ktrace_blk_desc big = {
-		4096, 8 << 20, 65535, KTRACE_BLK_OP_READ, KTRACE_BLK_META | KTRACE_BLK_PRIO
-	};
-	struct ktrace_blk_desc ca = { 0, 8 << 20 | 32, 8, KTRACE_BLK_OP_READ, KTRACE_BLK_RAHEAD };
-	struct ktrace_blk_desc cb = ca;
-	struct ktrace_blk_desc late = { 77, 259 << 20 | 1, 1, KTRACE_BLK_OP_FLUSH,
-					KTRACE_BLK_PREFLUSH | KTRACE_BLK_FUA };
-	struct ktrace_blk_desc other = { 5, 8 << 20 | 48, 8, KTRACE_BLK_OP_WRITE, 0 };
-	struct ktrace_blk_status st = { ktrace_blk_key(&w), 4096, -5 };
-	unsigned char ex[20], trig[24];
-	char wtext[200], btext[200], atext[200], ltext[200], otext[420], text[400];
-	char ttext[200];
-	uint32_t u, gfp;
 	unsigned int i;
 
-	low.buf = malloc(SB_LOW);
-	c0.buf = malloc(SB_HIGH);
-	c1.buf = malloc(SB_HIGH);
-	med.buf = malloc(SB_MEDIUM);
-	meta_max = ~0U;
-	fwrite(&h, sizeof(h), 1, trace);
 	sb_begin(&low, 0, 0, 1000);
 	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
 	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
@@ -750,6 +725,152 @@ static int blockkeys_trace(void)
 	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
 	sb_end(&low, 0);
 	sb_flush(&low);
+}
+
+/* The block requests of blockkeys_trace(), on CPU 0 and 1. */
+static void blockkeys_requests(struct sb *c0, struct sb *c1)
+{
+	struct ktrace_blk_desc w = { 2048, 8 << 20, 8, KTRACE_BLK_OP_WRITE, KTRACE_BLK_SYNC };
+	struct ktrace_blk_desc lost = { 999, 8 << 20 | 16, 16, KTRACE_BLK_OP_READ, 0 };
+	struct ktrace_blk_desc two = { 6144, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
+	struct ktrace_blk_desc big = {
+		4096, 8 << 20, 65535, KTRACE_BLK_OP_READ, KTRACE_BLK_META | KTRACE_BLK_PRIO
+	};
+	struct ktrace_blk_desc ca = { 0, 8 << 20 | 32, 8, KTRACE_BLK_OP_READ, KTRACE_BLK_RAHEAD };
+	struct ktrace_blk_desc cb = ca;
+	struct ktrace_blk_desc late = { 77, 259 << 20 | 1, 1, KTRACE_BLK_OP_FLUSH,
+					KTRACE_BLK_PREFLUSH | KTRACE_BLK_FUA };
+	struct ktrace_blk_desc other = { 5, 8 << 20 | 48, 8, KTRACE_BLK_OP_WRITE, 0 };
+	struct ktrace_blk_status st = { ktrace_blk_key(&w), 4096, -5 };
+	char wtext[200], btext[200], atext[200], ltext[200], otext[420], text[400];
+	char ttext[200];
+
+	/* Described on CPU 0, issued on CPU 1, ended by a status: forgotten. */
+	blk_desc(c0, 1, "bio_queue", 1100, &w, "8", "sync");
+	blk_text(wtext, sizeof(wtext), &w, "8", "sync");
+	blk_rq(c1, RQ_ISSUE, "rq_issue", 1110, ktrace_blk_key(&w), wtext);
+	sb_expanded(c0, BLK_MAJOR, 4, 1120, &st, sizeof(st));
+	snprintf(text, sizeof(text), "block:rq_status %s bytes=4096 error=-5", wtext);
+	line(1120, 0, "<idle>-0", text);
+	blk_rq(c1, RQ_COMPLETE, "rq_complete", 1130, ktrace_blk_key(&w), NULL);
+	/* The same identity described again: a new request, until its end. */
+	w.flags |= KTRACE_BLK_FUA;
+	blk_desc(c0, 1, "bio_queue", 1132, &w, "8", "sync|fua");
+	blk_text(wtext, sizeof(wtext), &w, "8", "sync|fua");
+	blk_rq(c1, RQ_COMPLETE, "rq_complete", 1134, ktrace_blk_key(&w), wtext);
+	blk_rq(c1, RQ_COMPLETE, "rq_complete", 1136, ktrace_blk_key(&w), NULL);
+	/* Its description lost. */
+	blk_rq(c0, RQ_ISSUE, "rq_issue", 1140, ktrace_blk_key(&lost), NULL);
+	/*
+	 * Two requests of one identity in flight share a description: the
+	 * first end forgets it.
+	 */
+	blk_desc(c1, 1, "bio_queue", 1142, &two, "8", "0");
+	blk_desc(c1, 1, "bio_queue", 1143, &two, "8", "0");
+	blk_text(ttext, sizeof(ttext), &two, "8", "0");
+	blk_rq(c0, RQ_COMPLETE, "rq_complete", 1144, ktrace_blk_key(&two), ttext);
+	blk_rq(c0, RQ_COMPLETE, "rq_complete", 1145, ktrace_blk_key(&two), NULL);
+	blk_rq(c0, RQ_COMPLETE, "rq_complete", 1146, ktrace_blk_key(&two), NULL);
+	/* Two descriptions differing in flags: the key names the one it hashes. */
+	blk_desc(c0, 3, "rq_describe", 1150, &big, ">=65535", "meta|prio");
+	big.flags = 0;
+	blk_desc(c1, 1, "bio_queue", 1160, &big, ">=65535", "0");
+	blk_text(btext, sizeof(btext), &big, ">=65535", "0");
+	blk_rq(c0, RQ_INSERT, "rq_insert", 1170, ktrace_blk_key(&big), btext);
+	/*
+	 * Two identities of one key: known after the first, then unknown for
+	 * good, an end and a new description included.
+	 */
+	colliding_sectors(ca, &ca.sector, &cb.sector);
+	blk_desc(c1, 1, "bio_queue", 1180, &ca, "8", "rahead");
+	blk_text(atext, sizeof(atext), &ca, "8", "rahead");
+	blk_rq(c0, RQ_ISSUE, "rq_issue", 1190, ktrace_blk_key(&ca), atext);
+	blk_desc(c1, 2, "bio_split", 1200, &cb, "8", "rahead");
+	blk_rq(c0, RQ_COMPLETE, "rq_complete", 1210, ktrace_blk_key(&ca), NULL);
+	blk_desc(c1, 1, "bio_queue", 1220, &ca, "8", "rahead");
+	blk_rq(c0, RQ_REQUEUE, "rq_requeue", 1230, ktrace_blk_key(&ca), NULL);
+	/* Named on CPU 1 before CPU 0 describes it: unknown, then known. */
+	blk_rq(c1, RQ_ISSUE, "rq_issue", 1240, ktrace_blk_key(&late), NULL);
+	blk_desc(c0, 1, "bio_queue", 1250, &late, "1", "fua|preflush");
+	blk_text(ltext, sizeof(ltext), &late, "1", "fua|preflush");
+	blk_rq(c1, RQ_COMPLETE, "rq_complete", 1260, ktrace_blk_key(&late), ltext);
+	/* The same values in another group: two identities of one key. */
+	blk_desc(c0, 1, "bio_queue", 1270, &other, "8", "0");
+	sb_expanded(c1, TEST_MAJOR, 1, 1275, &other, sizeof(other));
+	blk_text(text, sizeof(text), &other, "8", "0");
+	snprintf(otext, sizeof(otext), "test:desc %s", text);
+	line(1275, 1, "<idle>-0", otext);
+	blk_rq(c0, RQ_ISSUE, "rq_issue", 1280, ktrace_blk_key(&other), NULL);
+}
+
+/* Saturated fields, flags and a comm to the end of the payload (blockkeys_trace()). */
+static void blockkeys_fields(struct sb *c0, struct sb *c1)
+{
+	unsigned char ex[20];
+	uint32_t u, gfp;
+
+	/* Saturated: a CPU of 10 bits, a return value of 22 signed bits. */
+	sb_compact(c1, SCHED_WAKEUP, 1300, 1023U << 22 | 123);
+	line(1300, 1, "<idle>-0", "sched:sched_wakeup pid=123 cpu=>=1023");
+	sb_compact(c1, SCHED_WAKEUP, 1310, 1022U << 22 | 124);
+	line(1310, 1, "<idle>-0", "sched:sched_wakeup pid=124 cpu=1022");
+	u = (uint32_t)(-2097152 * 1024) | 3;
+	sb_compact(c0, SYS_EXIT, 1320, u);
+	line(1320, 0, "<idle>-0", "syscalls:sys_exit nr=3 ret=<=-2097152");
+	sb_compact(c0, SYS_EXIT, 1330, 2097151U << 10 | 4);
+	line(1330, 0, "<idle>-0", "syscalls:sys_exit nr=4 ret=>=2097151");
+	u = (uint32_t)(-2097151 * 1024) | 5;
+	sb_compact(c0, SYS_EXIT, 1340, u);
+	line(1340, 0, "<idle>-0", "syscalls:sys_exit nr=5 ret=-2097151");
+
+	/* Flags: a composite mask first, then single bits, then the rest. */
+	memset(ex, 0, sizeof(ex));
+	gfp = 0xcc0 | 0x100 | 0x10000000;
+	memcpy(ex, &(uint32_t){ 2 }, 4);
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(c1, VM_MAJOR, 1, 1350, ex, 8);
+	line(1350, 1, "<idle>-0",
+	     "vm:direct_reclaim_begin order=2 gfp_flags=GFP_KERNEL|__GFP_ZERO|0x10000000");
+	gfp = 0x400 | 0x40;
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(c1, VM_MAJOR, 1, 1360, ex, 8);
+	line(1360, 1, "<idle>-0",
+	     "vm:direct_reclaim_begin order=2 gfp_flags=__GFP_IO|__GFP_DIRECT_RECLAIM");
+	gfp = 0;
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(c1, VM_MAJOR, 1, 1370, ex, 8);
+	line(1370, 1, "<idle>-0", "vm:direct_reclaim_begin order=2 gfp_flags=none");
+	gfp = 0xc00;
+	memcpy(ex + 4, &gfp, 4);
+	sb_expanded(c1, VM_MAJOR, 1, 1380, ex, 8);
+	line(1380, 1, "<idle>-0",
+	     "vm:direct_reclaim_begin order=2 gfp_flags=GFP_NOWAIT|__GFP_DIRECT_RECLAIM");
+	/* The child named by its fork's comm, "worker" and its padding. */
+	memset(ex, 0, sizeof(ex));
+	memcpy(ex, (uint32_t[]){ 1, 77, 77 }, 12);
+	memcpy(ex + 12, "worker", 6);
+	sb_expanded(c1, FORK_MAJOR, 1, 1390, ex, 18);
+	line(1390, 1, "<idle>-0",
+	     "sched:fork parent_pid=1 child_pid=77 child_tgid=77 comm=\"worker\"");
+	sb_compact(c1, SCHED_SWITCH, 1395, 77);
+	line(1395, 1, "worker-77", "sched:switch next_pid=77");
+}
+
+static int blockkeys_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	struct sb c1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	unsigned char trig[24];
+
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(SB_HIGH);
+	c1.buf = malloc(SB_HIGH);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	blockkeys_meta();
 
 	sb_begin(&med, 0, 0, 1255);
 	memset(trig, 0, sizeof(trig));
@@ -762,108 +883,8 @@ static int blockkeys_trace(void)
 
 	sb_begin(&c0, 0, 0, 1100);
 	sb_begin(&c1, 0, 0, 1100);
-	/* Described on CPU 0, issued on CPU 1, ended by a status: forgotten. */
-	blk_desc(&c0, 1, "bio_queue", 1100, &w, "8", "sync");
-	blk_text(wtext, sizeof(wtext), &w, "8", "sync");
-	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1110, ktrace_blk_key(&w), wtext);
-	sb_expanded(&c0, BLK_MAJOR, 4, 1120, &st, sizeof(st));
-	snprintf(text, sizeof(text), "block:rq_status %s bytes=4096 error=-5", wtext);
-	line(1120, 0, "<idle>-0", text);
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1130, ktrace_blk_key(&w), NULL);
-	/* The same identity described again: a new request, until its end. */
-	w.flags |= KTRACE_BLK_FUA;
-	blk_desc(&c0, 1, "bio_queue", 1132, &w, "8", "sync|fua");
-	blk_text(wtext, sizeof(wtext), &w, "8", "sync|fua");
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1134, ktrace_blk_key(&w), wtext);
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1136, ktrace_blk_key(&w), NULL);
-	/* Its description lost. */
-	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1140, ktrace_blk_key(&lost), NULL);
-	/*
-	 * Two requests of one identity in flight share a description: the
-	 * first end forgets it.
-	 */
-	blk_desc(&c1, 1, "bio_queue", 1142, &two, "8", "0");
-	blk_desc(&c1, 1, "bio_queue", 1143, &two, "8", "0");
-	blk_text(ttext, sizeof(ttext), &two, "8", "0");
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1144, ktrace_blk_key(&two), ttext);
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1145, ktrace_blk_key(&two), NULL);
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1146, ktrace_blk_key(&two), NULL);
-	/* Two descriptions differing in flags: the key names the one it hashes. */
-	blk_desc(&c0, 3, "rq_describe", 1150, &big, ">=65535", "meta|prio");
-	big.flags = 0;
-	blk_desc(&c1, 1, "bio_queue", 1160, &big, ">=65535", "0");
-	blk_text(btext, sizeof(btext), &big, ">=65535", "0");
-	blk_rq(&c0, RQ_INSERT, "rq_insert", 1170, ktrace_blk_key(&big), btext);
-	/*
-	 * Two identities of one key: known after the first, then unknown for
-	 * good, an end and a new description included.
-	 */
-	colliding_sectors(ca, &ca.sector, &cb.sector);
-	blk_desc(&c1, 1, "bio_queue", 1180, &ca, "8", "rahead");
-	blk_text(atext, sizeof(atext), &ca, "8", "rahead");
-	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1190, ktrace_blk_key(&ca), atext);
-	blk_desc(&c1, 2, "bio_split", 1200, &cb, "8", "rahead");
-	blk_rq(&c0, RQ_COMPLETE, "rq_complete", 1210, ktrace_blk_key(&ca), NULL);
-	blk_desc(&c1, 1, "bio_queue", 1220, &ca, "8", "rahead");
-	blk_rq(&c0, RQ_REQUEUE, "rq_requeue", 1230, ktrace_blk_key(&ca), NULL);
-	/* Named on CPU 1 before CPU 0 describes it: unknown, then known. */
-	blk_rq(&c1, RQ_ISSUE, "rq_issue", 1240, ktrace_blk_key(&late), NULL);
-	blk_desc(&c0, 1, "bio_queue", 1250, &late, "1", "fua|preflush");
-	blk_text(ltext, sizeof(ltext), &late, "1", "fua|preflush");
-	blk_rq(&c1, RQ_COMPLETE, "rq_complete", 1260, ktrace_blk_key(&late), ltext);
-	/* The same values in another group: two identities of one key. */
-	blk_desc(&c0, 1, "bio_queue", 1270, &other, "8", "0");
-	sb_expanded(&c1, TEST_MAJOR, 1, 1275, &other, sizeof(other));
-	blk_text(text, sizeof(text), &other, "8", "0");
-	snprintf(otext, sizeof(otext), "test:desc %s", text);
-	line(1275, 1, "<idle>-0", otext);
-	blk_rq(&c0, RQ_ISSUE, "rq_issue", 1280, ktrace_blk_key(&other), NULL);
-
-	/* Saturated: a CPU of 10 bits, a return value of 22 signed bits. */
-	sb_compact(&c1, SCHED_WAKEUP, 1300, 1023U << 22 | 123);
-	line(1300, 1, "<idle>-0", "sched:sched_wakeup pid=123 cpu=>=1023");
-	sb_compact(&c1, SCHED_WAKEUP, 1310, 1022U << 22 | 124);
-	line(1310, 1, "<idle>-0", "sched:sched_wakeup pid=124 cpu=1022");
-	u = (uint32_t)(-2097152 * 1024) | 3;
-	sb_compact(&c0, SYS_EXIT, 1320, u);
-	line(1320, 0, "<idle>-0", "syscalls:sys_exit nr=3 ret=<=-2097152");
-	sb_compact(&c0, SYS_EXIT, 1330, 2097151U << 10 | 4);
-	line(1330, 0, "<idle>-0", "syscalls:sys_exit nr=4 ret=>=2097151");
-	u = (uint32_t)(-2097151 * 1024) | 5;
-	sb_compact(&c0, SYS_EXIT, 1340, u);
-	line(1340, 0, "<idle>-0", "syscalls:sys_exit nr=5 ret=-2097151");
-
-	/* Flags: a composite mask first, then single bits, then the rest. */
-	memset(ex, 0, sizeof(ex));
-	gfp = 0xcc0 | 0x100 | 0x10000000;
-	memcpy(ex, &(uint32_t){ 2 }, 4);
-	memcpy(ex + 4, &gfp, 4);
-	sb_expanded(&c1, VM_MAJOR, 1, 1350, ex, 8);
-	line(1350, 1, "<idle>-0",
-	     "vm:direct_reclaim_begin order=2 gfp_flags=GFP_KERNEL|__GFP_ZERO|0x10000000");
-	gfp = 0x400 | 0x40;
-	memcpy(ex + 4, &gfp, 4);
-	sb_expanded(&c1, VM_MAJOR, 1, 1360, ex, 8);
-	line(1360, 1, "<idle>-0",
-	     "vm:direct_reclaim_begin order=2 gfp_flags=__GFP_IO|__GFP_DIRECT_RECLAIM");
-	gfp = 0;
-	memcpy(ex + 4, &gfp, 4);
-	sb_expanded(&c1, VM_MAJOR, 1, 1370, ex, 8);
-	line(1370, 1, "<idle>-0", "vm:direct_reclaim_begin order=2 gfp_flags=none");
-	gfp = 0xc00;
-	memcpy(ex + 4, &gfp, 4);
-	sb_expanded(&c1, VM_MAJOR, 1, 1380, ex, 8);
-	line(1380, 1, "<idle>-0",
-	     "vm:direct_reclaim_begin order=2 gfp_flags=GFP_NOWAIT|__GFP_DIRECT_RECLAIM");
-	/* The child named by its fork's comm, "worker" and its padding. */
-	memset(ex, 0, sizeof(ex));
-	memcpy(ex, (uint32_t[]){ 1, 77, 77 }, 12);
-	memcpy(ex + 12, "worker", 6);
-	sb_expanded(&c1, FORK_MAJOR, 1, 1390, ex, 18);
-	line(1390, 1, "<idle>-0",
-	     "sched:fork parent_pid=1 child_pid=77 child_tgid=77 comm=\"worker\"");
-	sb_compact(&c1, SCHED_SWITCH, 1395, 77);
-	line(1395, 1, "worker-77", "sched:switch next_pid=77");
+	blockkeys_requests(&c0, &c1);
+	blockkeys_fields(&c0, &c1);
 	sb_end(&c0, 0);
 	sb_end(&c1, 0);
 	sb_flush(&c0);
@@ -1182,9 +1203,9 @@ static void lat_timer(struct sb *s, uint64_t clock, uint64_t fn, uint32_t kind)
 	sb_expanded(s, 3, 1, clock, ex, 16);
 }
 
-static int latency_trace(const char *host)
+/* The metadata of latency_trace(). */
+static void latency_meta(void)
 {
-	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	struct ktrace_meta_trace mt = {
 		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
@@ -1193,26 +1214,7 @@ static int latency_trace(const char *host)
 	struct ktrace_meta_clock mc = {
 		1000000000ULL, 0, 0, 1000, 5000000000ULL, 1700000000000000000ULL, "tsc"
 	};
-	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = LAT_SB };
-	struct sb c1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = LAT_SB };
-	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
-	static const char syms[] = "ffffffff81002000 slow_path+0x20/0x100\n"
-				   "ffffffff81003000 tick_sched_timer+0x0/0x80\n"
-				   "ffffffff81004000 other_fn+0x0/0x40\n";
-	static const char tasks[] = "90 kworker/0:1\n321 dd\n555 bigio\n600 sleeper\n"
-				    "601 reader\n602 thread\n603 quitter\n700 worker\n"
-				    "701 idler\n";
-	unsigned char ex[24];
-	uint64_t t, b = 4ULL << KTRACE_CLOCK_BITS;
-	char uname[128];
-	unsigned int i;
 
-	low.buf = malloc(SB_LOW);
-	c0.buf = malloc(LAT_SB);
-	c1.buf = malloc(LAT_SB);
-	med.buf = malloc(SB_MEDIUM);
-	meta_max = ~0U;
-	fwrite(&h, sizeof(h), 1, trace);
 	sb_begin(&low, 0, 0, 1000);
 	/* x86_64: latency syscall names the numbers from its table. */
 	memcpy(mt.machine, "x86_64", 6);
@@ -1267,6 +1269,130 @@ static int latency_trace(const char *host)
 	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
 	sb_end(&low, 0);
 	sb_flush(&low);
+}
+
+/* CPU 0 of latency_trace(): block requests, system calls, wakeups. */
+static void latency_cpu0(struct sb *c0, struct sb *med)
+{
+	uint64_t t, b = 4ULL << KTRACE_CLOCK_BITS;
+	unsigned char ex[24];
+	unsigned int i;
+
+	/* Block: 100 requests of 1 ms, one of 120 ms, one never completed. */
+	sb_compact(c0, LAT_SWITCH, LAT_AT(1000000), 321);
+	for (i = 0; i < 100; i++) {
+		t = 1010000 + i * 2000000ULL;
+		lat_rq(c0, LAT_AT(t), LAT_AT(t + 1000), LAT_AT(t + 1001000), 8 << 20,
+		       2048 + 8 * i, 8, KTRACE_BLK_OP_READ, 0);
+	}
+	sb_compact(c0, LAT_SWITCH, LAT_AT(201000000), 555);
+	lat_rq(c0, LAT_AT(201010000), LAT_AT(201100000), LAT_AT(321100000), 8 << 20 | 16,
+	       123456, 256, KTRACE_BLK_OP_WRITE, 90);
+	sb_compact(c0, LAT_SWITCH, LAT_AT(330000000), 321);
+	lat_rq(c0, LAT_AT(330010000), LAT_AT(330020000), 0, 8 << 20, 999999, 8,
+	       KTRACE_BLK_OP_READ, 0);
+	/* System calls: three of 10 us, one of 2 ms across a rollover. */
+	sb_compact(c0, LAT_SWITCH, LAT_AT(400000000), 600);
+	for (i = 0; i < 3; i++) {
+		t = 400100000 + i * 100000ULL;
+		sb_compact(c0, LAT_ENTRY, LAT_AT(t), 0);
+		sb_compact(c0, LAT_EXIT, LAT_AT(t + 10000), 0);
+	}
+	sb_compact(c0, LAT_ENTRY, b - 500000, 35);
+	sb_compact(c0, LAT_EXIT, b + 1500000, 35);
+	/* One that never returns, one whose task exits. */
+	sb_compact(c0, LAT_SWITCH, LAT_AT(540000000), 601);
+	sb_compact(c0, LAT_ENTRY, LAT_AT(540010000), 7);
+	sb_compact(c0, LAT_SWITCH, LAT_AT(545000000), 603);
+	sb_compact(c0, LAT_ENTRY, LAT_AT(545010000), 60);
+	sb_compact(c0, LAT_PEXIT, LAT_AT(545020000), 603);
+	/* A thread's execve() of 500 us, returning under the leader's pid. */
+	sb_compact(c0, LAT_SWITCH, LAT_AT(546000000), 602);
+	sb_compact(c0, LAT_ENTRY, LAT_AT(546010000), 59);
+	memset(ex, 0, sizeof(ex));
+	memcpy(ex, (uint32_t[]){ 600, 602 }, 8);
+	memcpy(ex + 8, "sleeper", 7);
+	/*
+	 * The high channel's records go on under the old pid (602) until
+	 * the next switch: the exit is the leader's all the same.
+	 */
+	sb_begin(med, 1, 0, LAT_AT(546400000));
+	sb_expanded(med, LAT_EXEC_MAJOR, 2, LAT_AT(546400000), ex, 24);
+	sb_end(med, 0);
+	sb_flush(med);
+	sb_compact(c0, LAT_EXIT, LAT_AT(546510000), 59);
+	/* Wakeups: 50 us; of the running task; never run. */
+	sb_compact(c0, LAT_SWITCH, LAT_AT(600000000), 321);
+	sb_compact(c0, LAT_WAKEUP, LAT_AT(600010000), 1U << 22 | 700);
+	sb_compact(c0, LAT_SWITCH, LAT_AT(600060000), 700);
+	/*
+	 * A medium-channel record on CPU 0 while 700 runs there: its
+	 * stream's pid (0) is not the running task's.
+	 */
+	sb_begin(med, 2, 0, LAT_AT(600080000));
+	memset(ex, 0, sizeof(ex));
+	ex[0] = 99;
+	memcpy(ex + 16, "late", 4);
+	sb_expanded(med, 4, 3, LAT_AT(600080000), ex, 23);
+	sb_end(med, 0);
+	sb_flush(med);
+	sb_compact(c0, LAT_WAKEUP, LAT_AT(600100000), 1U << 22 | 701);
+	sb_compact(c0, LAT_WAKEUP, LAT_AT(600110000), 0U << 22 | 700);
+	sb_compact(c0, LAT_SWITCH, LAT_AT(600200000), 321);
+	sb_compact(c0, LAT_SWITCH, LAT_AT(600300000), 700);
+	/* The last event of the trace. */
+	sb_compact(c0, LAT_SWITCH, LAT_AT(700000000), 0);
+}
+
+/* CPU 1 of latency_trace(): hard interrupts, timers, irqs off. */
+static void latency_cpu1(struct sb *c1)
+{
+	unsigned char ex[24];
+	unsigned int i;
+	uint64_t t;
+
+	sb_compact(c1, LAT_HENTRY, LAT_AT(10000000), 24);
+	sb_compact(c1, LAT_HEXIT, LAT_AT(10030000), 24);
+	sb_compact(c1, LAT_HENTRY, LAT_AT(11000000), 25);
+	sb_compact(c1, LAT_HEXIT, LAT_AT(11005000), 25);
+	/* The tick every 4 ms, late by 300 us at 44.3 ms; another every 12 ms. */
+	for (i = 0; i <= 10; i++) {
+		t = 20000000 + i * 4000000ULL;
+		if (i == 6) {
+			memset(ex, 0, sizeof(ex));
+			memcpy(ex, &(uint64_t){ LAT_IRQSOFF }, 8);
+			memcpy(ex + 8, &(uint32_t){ 250000 }, 4);
+			sb_expanded(c1, 3, 2, LAT_AT(44250000), ex, 12);
+			t += 300000;
+		}
+		lat_timer(c1, LAT_AT(t), LAT_TICK, 1);
+		if (i % 3 == 0)
+			lat_timer(c1, LAT_AT(20500000 + i * 4000000ULL), LAT_OTHER, 0);
+	}
+}
+
+static int latency_trace(const char *host)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = LAT_SB };
+	struct sb c1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = LAT_SB };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	static const char syms[] = "ffffffff81002000 slow_path+0x20/0x100\n"
+				   "ffffffff81003000 tick_sched_timer+0x0/0x80\n"
+				   "ffffffff81004000 other_fn+0x0/0x40\n";
+	static const char tasks[] = "90 kworker/0:1\n321 dd\n555 bigio\n600 sleeper\n"
+				    "601 reader\n602 thread\n603 quitter\n700 worker\n"
+				    "701 idler\n";
+	unsigned char ex[24];
+	char uname[128];
+
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(LAT_SB);
+	c1.buf = malloc(LAT_SB);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	latency_meta();
 
 	/* The statedump names IRQ 24. */
 	sb_begin(&med, 0, 0, LAT_AT(500));
@@ -1278,92 +1404,12 @@ static int latency_trace(const char *host)
 	sb_flush(&med);
 
 	sb_begin(&c0, 0, 0, LAT_AT(0));
-	/* Block: 100 requests of 1 ms, one of 120 ms, one never completed. */
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(1000000), 321);
-	for (i = 0; i < 100; i++) {
-		t = 1010000 + i * 2000000ULL;
-		lat_rq(&c0, LAT_AT(t), LAT_AT(t + 1000), LAT_AT(t + 1001000), 8 << 20,
-		       2048 + 8 * i, 8, KTRACE_BLK_OP_READ, 0);
-	}
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(201000000), 555);
-	lat_rq(&c0, LAT_AT(201010000), LAT_AT(201100000), LAT_AT(321100000), 8 << 20 | 16,
-	       123456, 256, KTRACE_BLK_OP_WRITE, 90);
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(330000000), 321);
-	lat_rq(&c0, LAT_AT(330010000), LAT_AT(330020000), 0, 8 << 20, 999999, 8,
-	       KTRACE_BLK_OP_READ, 0);
-	/* System calls: three of 10 us, one of 2 ms across a rollover. */
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(400000000), 600);
-	for (i = 0; i < 3; i++) {
-		t = 400100000 + i * 100000ULL;
-		sb_compact(&c0, LAT_ENTRY, LAT_AT(t), 0);
-		sb_compact(&c0, LAT_EXIT, LAT_AT(t + 10000), 0);
-	}
-	sb_compact(&c0, LAT_ENTRY, b - 500000, 35);
-	sb_compact(&c0, LAT_EXIT, b + 1500000, 35);
-	/* One that never returns, one whose task exits. */
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(540000000), 601);
-	sb_compact(&c0, LAT_ENTRY, LAT_AT(540010000), 7);
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(545000000), 603);
-	sb_compact(&c0, LAT_ENTRY, LAT_AT(545010000), 60);
-	sb_compact(&c0, LAT_PEXIT, LAT_AT(545020000), 603);
-	/* A thread's execve() of 500 us, returning under the leader's pid. */
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(546000000), 602);
-	sb_compact(&c0, LAT_ENTRY, LAT_AT(546010000), 59);
-	memset(ex, 0, sizeof(ex));
-	memcpy(ex, (uint32_t[]){ 600, 602 }, 8);
-	memcpy(ex + 8, "sleeper", 7);
-	/*
-	 * The high channel's records go on under the old pid (602) until
-	 * the next switch: the exit is the leader's all the same.
-	 */
-	sb_begin(&med, 1, 0, LAT_AT(546400000));
-	sb_expanded(&med, LAT_EXEC_MAJOR, 2, LAT_AT(546400000), ex, 24);
-	sb_end(&med, 0);
-	sb_flush(&med);
-	sb_compact(&c0, LAT_EXIT, LAT_AT(546510000), 59);
-	/* Wakeups: 50 us; of the running task; never run. */
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(600000000), 321);
-	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600010000), 1U << 22 | 700);
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(600060000), 700);
-	/*
-	 * A medium-channel record on CPU 0 while 700 runs there: its
-	 * stream's pid (0) is not the running task's.
-	 */
-	sb_begin(&med, 2, 0, LAT_AT(600080000));
-	memset(ex, 0, sizeof(ex));
-	ex[0] = 99;
-	memcpy(ex + 16, "late", 4);
-	sb_expanded(&med, 4, 3, LAT_AT(600080000), ex, 23);
-	sb_end(&med, 0);
-	sb_flush(&med);
-	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600100000), 1U << 22 | 701);
-	sb_compact(&c0, LAT_WAKEUP, LAT_AT(600110000), 0U << 22 | 700);
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(600200000), 321);
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(600300000), 700);
-	/* The last event of the trace. */
-	sb_compact(&c0, LAT_SWITCH, LAT_AT(700000000), 0);
+	latency_cpu0(&c0, &med);
 	sb_end(&c0, 0);
 	sb_flush(&c0);
 
 	sb_begin(&c1, 0, 0, LAT_AT(0));
-	sb_compact(&c1, LAT_HENTRY, LAT_AT(10000000), 24);
-	sb_compact(&c1, LAT_HEXIT, LAT_AT(10030000), 24);
-	sb_compact(&c1, LAT_HENTRY, LAT_AT(11000000), 25);
-	sb_compact(&c1, LAT_HEXIT, LAT_AT(11005000), 25);
-	/* The tick every 4 ms, late by 300 us at 44.3 ms; another every 12 ms. */
-	for (i = 0; i <= 10; i++) {
-		t = 20000000 + i * 4000000ULL;
-		if (i == 6) {
-			memset(ex, 0, sizeof(ex));
-			memcpy(ex, &(uint64_t){ LAT_IRQSOFF }, 8);
-			memcpy(ex + 8, &(uint32_t){ 250000 }, 4);
-			sb_expanded(&c1, 3, 2, LAT_AT(44250000), ex, 12);
-			t += 300000;
-		}
-		lat_timer(&c1, LAT_AT(t), LAT_TICK, 1);
-		if (i % 3 == 0)
-			lat_timer(&c1, LAT_AT(20500000 + i * 4000000ULL), LAT_OTHER, 0);
-	}
+	latency_cpu1(&c1);
 	sb_end(&c1, 0);
 	sb_flush(&c1);
 	snprintf(uname, sizeof(uname), "Linux %s 6.12.0 #1 SMP x86_64\n",
@@ -1830,29 +1876,156 @@ static int hostile_trace(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The metadata of the default trace, as the kernel writes it at a start. */
+static void default_meta(const struct ktrace_meta_clock *mc)
 {
-	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	struct ktrace_meta_trace mt = {
 		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 2, .nr_records = META_RECORDS,
 	};
+	struct ktrace_meta_enum en = { 2, 0, "two" };
+	const char *host = getenv("MKTRACE_HOST");
+
+	mt.version = fmt_version;
+	sb_begin(&low, 0, 1, 1000);
+	memcpy(mt.release, "6.99.0-synthetic", 16);
+	memcpy(mt.machine, "x86_64", 6);
+	/* $MKTRACE_HOST: the machine's nodename (merged traces, t-merge.sh). */
+	if (host)
+		snprintf(mt.nodename, sizeof(mt.nodename), "%s", host);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, mc, sizeof(*mc));
+	/* foo:bits, compact on high: a 12-bit hex, a signed 4-bit, an enum. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 3, 0, 0, 3, 0, "foo", "bits");
+	meta_field("h", 0, 12, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_field("s", 12, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("e", 16, 16, KTRACE_DISPLAY_ENUM, 0, 1);
+	meta(KTRACE_META_ENUM, &en, sizeof(en));
+	/* foo:switch, compact on high, pid is current: the next task. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 4, 0, 0, 1,
+		   KTRACE_EVENT_PID_IS_CURRENT, "foo", "switch");
+	meta_field("next", 0, 32, KTRACE_DISPLAY_PID, 0, 0);
+	/* bar:io, expanded on medium: dev, signed int, u64, string. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 2, 4, 0,
+		   "bar", "io");
+	meta_field("dev", 0, 4, KTRACE_DISPLAY_DEV, 0, 0);
+	meta_field("ret", 4, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("sector", 8, 8, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	/* bar:big: the last 4 bytes of a 65535-byte payload. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 3, 1, 0,
+		   "bar", "big");
+	meta_field("tail", 65531, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	/* bar:name, expanded on medium: names a pid, as fork or exec do. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 4, 2, 0,
+		   "bar", "name");
+	meta_field("pid", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("comm", 4, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	/* ktrace:trigger, the record of a trigger that fired (report -r). */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
+		   "ktrace", "trigger");
+	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+}
+
+/* The default trace's high channel. */
+static void default_high(void)
+{
+	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
+	char text[256];
+	uint64_t clock;
+	unsigned int i;
+
+	high.buf = malloc(SB_HIGH);
+	/*
+	 * High channel, CPU 1: foo:bits across four 27-bit rollovers, a
+	 * switch to pid 42, then subbuffers 2 and 3 lost (overwritten).
+	 */
+	clock = 1000;
+	sb_begin(&high, 0, 7, clock);
+	for (i = 0; i < 8; i++) {
+		clock += (1ULL << 26) + 5 * 3;
+		sb_compact(&high, 3, clock, 0x0002f123 + i);
+		snprintf(text, sizeof(text), "foo:bits h=0x%x s=-1 e=two", 0x123 + i);
+		line(clock, 1, "init-7", text);
+	}
+	clock += 5;
+	sb_compact(&high, 4, clock, 42);
+	line(clock, 1, "learned-42", "foo:switch next=42");
+	sb_end(&high, 0);
+	clock += 5;
+	sb_begin(&high, 1, 42, clock);
+	sb_compact(&high, 3, clock, 0x00010005);
+	line(clock, 1, "learned-42", "foo:bits h=0x5 s=0 e=1");
+	/* No metadata for id 9: unknown, still decoded. */
+	clock += 10;
+	sb_compact(&high, 9, clock, 0x2a);
+	line(clock, 1, "learned-42", "unknown:high id=9 payload=0x2a");
+	sb_end(&high, 0);
+	clock += 10;
+	sb_begin(&high, 4, 99, clock);
+	sb_compact(&high, 3, clock, 0);
+	line(clock, 1, "saved-99", "foo:bits h=0x0 s=0 e=0");
+	sb_end(&high, 300);
+	sb_flush(&high);
+}
+
+/* The default trace's medium channel, its trigger record if @with_trigger. */
+static void default_medium(bool with_trigger)
+{
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	static unsigned char big[65535];
+	unsigned char ex[32];
+	unsigned int i;
+	int32_t neg = -5;
+
+	med.buf = malloc(SB_MEDIUM);
+	/* Medium channel, CPU 0: bar:io, bar:big at maximum length, unknown. */
+	sb_begin(&med, 0, 0, 1005);
+	memset(ex, 0, sizeof(ex));
+	i = 8 << 20 | 3;
+	memcpy(ex, &i, 4);
+	memcpy(ex + 4, &neg, 4);
+	memcpy(ex + 8, &(uint64_t){ 123456789012ULL }, 8);
+	/* Quote, newline, control byte, a byte not UTF-8, backslash, UTF-8. */
+	memcpy(ex + 16, "a\"b\n\x01\xff\\\xc3\xa9", 9);
+	sb_expanded(&med, 7, 2, 1005, ex, 28);
+	line(1005, 0, "<idle>-0",
+	     "bar:io dev=8:3 ret=-5 sector=123456789012 name=\"a\\\"b\\n\\x01\\xff\\\\\\xc3\\xa9\"");
+	memset(big, 'x', sizeof(big));
+	memcpy(big + 65531, &(uint32_t){ 4000000000U }, 4);
+	sb_expanded(&med, 7, 3, 1010, big, sizeof(big));
+	line(1010, 0, "<idle>-0", "bar:big tail=4000000000");
+	sb_expanded(&med, 9, 1, 1015, "abcd", 4);
+	line(1015, 0, "<idle>-0", "unknown:medium major=9 minor=1 length=4");
+	/* Names pid 42 before its events on the high channel (tasks: worker). */
+	memset(ex, 0, sizeof(ex));
+	ex[0] = 42;
+	memcpy(ex + 4, "learned", 7);
+	sb_expanded(&med, 7, 4, 1020, ex, 20);
+	line(1020, 0, "<idle>-0", "bar:name pid=42 comm=\"learned\"");
+	if (with_trigger) {
+		memset(ex, 0, sizeof(ex));
+		memcpy(ex, "user", 4);
+		memcpy(ex + 16, "slow", 4);
+		sb_expanded(&med, 1, 1, 1025, ex, 24);
+		line(1025, 0, "<idle>-0", "ktrace:trigger trigger=\"user\" reason=\"slow\"");
+	}
+	sb_end(&med, 0);
+	sb_flush(&med);
+}
+
+int main(int argc, char **argv)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	/* CLOCK_REALTIME 1700000000.123456789 at CLOCK_MONOTONIC 5 s. */
 	struct ktrace_meta_clock mc = {
 		2500000000ULL, 7, 0, 1000, 5000000000ULL, 1700000000123456789ULL, "tsc"
 	};
-	struct ktrace_meta_enum en = { 2, 0, "two" };
-	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
-	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
-	static unsigned char big[65535];
-	unsigned char ex[32];
-	char text[256];
-	uint64_t clock;
-	unsigned int i;
-	int32_t neg = -5;
 	bool with_trigger = true;
-	const char *host = getenv("MKTRACE_HOST");
 
 	if (argc >= 4 && (!strcmp(argv[3], "symbols") || !strcmp(argv[3], "badsymbols") ||
 			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers") ||
@@ -1953,120 +2126,11 @@ int main(int argc, char **argv)
 		perror("mktrace");
 		return 1;
 	}
-	mt.version = fmt_version;
 	low.buf = malloc(SB_LOW);
-	high.buf = malloc(SB_HIGH);
-	med.buf = malloc(SB_MEDIUM);
 	fwrite(&h, sizeof(h), 1, trace);
-
-	/* Metadata, as the kernel writes it at a start. */
-	sb_begin(&low, 0, 1, 1000);
-	memcpy(mt.release, "6.99.0-synthetic", 16);
-	memcpy(mt.machine, "x86_64", 6);
-	/* $MKTRACE_HOST: the machine's nodename (merged traces, t-merge.sh). */
-	if (host)
-		snprintf(mt.nodename, sizeof(mt.nodename), "%s", host);
-	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
-	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
-	/* foo:bits, compact on high: a 12-bit hex, a signed 4-bit, an enum. */
-	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 3, 0, 0, 3, 0, "foo", "bits");
-	meta_field("h", 0, 12, KTRACE_DISPLAY_HEX, 0, 0);
-	meta_field("s", 12, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
-	meta_field("e", 16, 16, KTRACE_DISPLAY_ENUM, 0, 1);
-	meta(KTRACE_META_ENUM, &en, sizeof(en));
-	/* foo:switch, compact on high, pid is current: the next task. */
-	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 4, 0, 0, 1,
-		   KTRACE_EVENT_PID_IS_CURRENT, "foo", "switch");
-	meta_field("next", 0, 32, KTRACE_DISPLAY_PID, 0, 0);
-	/* bar:io, expanded on medium: dev, signed int, u64, string. */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 2, 4, 0,
-		   "bar", "io");
-	meta_field("dev", 0, 4, KTRACE_DISPLAY_DEV, 0, 0);
-	meta_field("ret", 4, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
-	meta_field("sector", 8, 8, KTRACE_DISPLAY_DEC, 0, 0);
-	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
-	/* bar:big: the last 4 bytes of a 65535-byte payload. */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 3, 1, 0,
-		   "bar", "big");
-	meta_field("tail", 65531, 4, KTRACE_DISPLAY_DEC, 0, 0);
-	/* bar:name, expanded on medium: names a pid, as fork or exec do. */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 4, 2, 0,
-		   "bar", "name");
-	meta_field("pid", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
-	meta_field("comm", 4, 16, KTRACE_DISPLAY_STRING, 0, 0);
-	/* ktrace:trigger, the record of a trigger that fired (report -r). */
-	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 1, 2, 0,
-		   "ktrace", "trigger");
-	meta_field("trigger", 0, 16, KTRACE_DISPLAY_STRING, 0, 0);
-	meta_field("reason", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
-	sb_end(&low, 0);
-	sb_flush(&low);
-
-	/*
-	 * High channel, CPU 1: foo:bits across four 27-bit rollovers, a
-	 * switch to pid 42, then subbuffers 2 and 3 lost (overwritten).
-	 */
-	clock = 1000;
-	sb_begin(&high, 0, 7, clock);
-	for (i = 0; i < 8; i++) {
-		clock += (1ULL << 26) + 5 * 3;
-		sb_compact(&high, 3, clock, 0x0002f123 + i);
-		snprintf(text, sizeof(text), "foo:bits h=0x%x s=-1 e=two", 0x123 + i);
-		line(clock, 1, "init-7", text);
-	}
-	clock += 5;
-	sb_compact(&high, 4, clock, 42);
-	line(clock, 1, "learned-42", "foo:switch next=42");
-	sb_end(&high, 0);
-	clock += 5;
-	sb_begin(&high, 1, 42, clock);
-	sb_compact(&high, 3, clock, 0x00010005);
-	line(clock, 1, "learned-42", "foo:bits h=0x5 s=0 e=1");
-	/* No metadata for id 9: unknown, still decoded. */
-	clock += 10;
-	sb_compact(&high, 9, clock, 0x2a);
-	line(clock, 1, "learned-42", "unknown:high id=9 payload=0x2a");
-	sb_end(&high, 0);
-	clock += 10;
-	sb_begin(&high, 4, 99, clock);
-	sb_compact(&high, 3, clock, 0);
-	line(clock, 1, "saved-99", "foo:bits h=0x0 s=0 e=0");
-	sb_end(&high, 300);
-	sb_flush(&high);
-
-	/* Medium channel, CPU 0: bar:io, bar:big at maximum length, unknown. */
-	sb_begin(&med, 0, 0, 1005);
-	memset(ex, 0, sizeof(ex));
-	i = 8 << 20 | 3;
-	memcpy(ex, &i, 4);
-	memcpy(ex + 4, &neg, 4);
-	memcpy(ex + 8, &(uint64_t){ 123456789012ULL }, 8);
-	/* Quote, newline, control byte, a byte not UTF-8, backslash, UTF-8. */
-	memcpy(ex + 16, "a\"b\n\x01\xff\\\xc3\xa9", 9);
-	sb_expanded(&med, 7, 2, 1005, ex, 28);
-	line(1005, 0, "<idle>-0",
-	     "bar:io dev=8:3 ret=-5 sector=123456789012 name=\"a\\\"b\\n\\x01\\xff\\\\\\xc3\\xa9\"");
-	memset(big, 'x', sizeof(big));
-	memcpy(big + 65531, &(uint32_t){ 4000000000U }, 4);
-	sb_expanded(&med, 7, 3, 1010, big, sizeof(big));
-	line(1010, 0, "<idle>-0", "bar:big tail=4000000000");
-	sb_expanded(&med, 9, 1, 1015, "abcd", 4);
-	line(1015, 0, "<idle>-0", "unknown:medium major=9 minor=1 length=4");
-	/* Names pid 42 before its events on the high channel (tasks: worker). */
-	memset(ex, 0, sizeof(ex));
-	ex[0] = 42;
-	memcpy(ex + 4, "learned", 7);
-	sb_expanded(&med, 7, 4, 1020, ex, 20);
-	line(1020, 0, "<idle>-0", "bar:name pid=42 comm=\"learned\"");
-	if (with_trigger) {
-		memset(ex, 0, sizeof(ex));
-		memcpy(ex, "user", 4);
-		memcpy(ex + 16, "slow", 4);
-		sb_expanded(&med, 1, 1, 1025, ex, 24);
-		line(1025, 0, "<idle>-0", "ktrace:trigger trigger=\"user\" reason=\"slow\"");
-	}
-	sb_end(&med, 0);
-	sb_flush(&med);
+	default_meta(&mc);
+	default_high();
+	default_medium(with_trigger);
 
 	section(KTF_TASKS, 0, 0, "7 init\n42 worker\n99 live\n", 25);
 	/* The kernel's saved comms: after the trace's names, before the tasks. */

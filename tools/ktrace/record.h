@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tools/ktrace: the recorder (record.c), what ktrace extract and ktrace
+ * record share: the control files, the signals and the trace file being
+ * written.
+ */
+#ifndef KTRACE_RECORD_H
+#define KTRACE_RECORD_H
+
+#include "trace.h"
+
+#define FROZEN_WAIT_MS	10000		/* for the stop work of a trigger */
+
+enum kt_state { KT_UNKNOWN, KT_STOPPED, KT_TRACING, KT_FROZEN };
+
+struct recorder {
+	const char *cmd;		/* "record" or "extract", for messages */
+	const char *dir;
+	const char *out;
+	char *out_real;			/* the target of a symlink -o, allocated */
+	bool cut_by_signal;		/* extract: a signal ends it, no file */
+	int direct;			/* -o of a device or fifo: written, not replaced */
+	char *tmp;			/* being written; renamed to out at the end */
+	FILE *f;
+	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
+	unsigned int nr_cpus;
+	unsigned char *chunk;
+	unsigned long long bytes;	/* all sections */
+	unsigned long long stream_bytes;	/* of the stream sections */
+	unsigned int nr_streams;	/* streams that had data */
+	bool had_data[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
+	bool extract;
+	char *stats_before;		/* extract: the counters before reading */
+};
+
+/* The last signal caught (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. */
+int sig_caught(void);
+void catch_signals(bool chld);
+void ignore_sigpipe(void);
+
+/* Write @val to the control file @file; 0, or -1 after saying why. */
+int ctl_write(const struct recorder *r, const char *file, const char *val);
+/* The state of tracing, from the stats file. */
+enum kt_state trace_state(const char *dir);
+/* Wait, a while, until a frozen trace is stopped; the state then. */
+enum kt_state wait_frozen(const char *dir);
+/* Has a signal ended extract?  Said once; the caller removes its file. */
+bool cut(const struct recorder *r);
+/* The trace file: its name resolved, then created (temporary); 0 or -1. */
+int out_resolve(struct recorder *r);
+int out_create(struct recorder *r);
+/* Open the stream files: how many, or -1. */
+int open_streams(struct recorder *r);
+/* The counters of the stats file, to compare after reading. */
+char *stats_counters(const char *dir);
+/* Read the streams, add the text sections and put the file in place. */
+int out_finish(struct recorder *r, bool hide);
+struct recorder *recorder_new(const char *cmd);
+void recorder_free(struct recorder *r);
+
+#endif /* KTRACE_RECORD_H */
