@@ -14,7 +14,8 @@
 out=$1
 KT=/sys/kernel/debug/ktrace
 export KTRACE_SAVE_DIR="$out/traces"
-if [ "${KTRACE_CRASH:-}" != panic ]; then
+# KTRACE_CRASH=dumpfault (job-dumpfault.sh) skips it too.
+if [ -z "${KTRACE_CRASH:-}" ]; then
 	# On the console too: a hang here leaves only the console to read.
 	(cd /kselftest/ktrace && ./crash.sh) 2>&1 | tee /dev/console >"$out/crash.ktap"
 fi

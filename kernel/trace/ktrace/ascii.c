@@ -24,9 +24,11 @@
  */
 #include <kunit/visibility.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/nmi.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -708,6 +710,28 @@ static unsigned long ascii_count(const void *copy, size_t size, u64 since)
 	return n;
 }
 
+/*
+ * The panic dump's bounds, whatever last= and the number of CPUs: a serial
+ * console at 115200 baud prints about 150 lines a second, and the panic
+ * (a reboot, kmsg_dump()) waits for the dump.
+ */
+#define ASCII_DUMP_MAX_LINES	20000
+#define ASCII_DUMP_MAX_NS	(120 * NSEC_PER_SEC)
+
+#if IS_ENABLED(CONFIG_KTRACE_TEST_EVENTS)
+/* Tests only: ktrace.dump_fault_at=N: the dump faults after line N. */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "ktrace."
+static unsigned int dump_fault_at;
+module_param(dump_fault_at, uint, 0400);
+
+/* A real fault, as a bug in the dump would cause: a NULL store. */
+static noinline void ascii_dump_fault(void)
+{
+	*(volatile int *)NULL = 1;
+}
+#endif
+
 /**
  * ktrace_ascii_dump() - print the last events to the console
  * @a: a reader, opened beforehand and used for nothing else
@@ -722,13 +746,14 @@ static unsigned long ascii_count(const void *copy, size_t size, u64 since)
  * nothing: call it with the writers frozen and the other CPUs stopped.
  * Only the current trace's events are printed, not what earlier ones left
  * in the buffers.  Touches the NMI watchdog per line, as ftrace_dump()
- * does: a slow serial console can take seconds.
+ * does: a slow serial console can take seconds.  Stops after
+ * %ASCII_DUMP_MAX_LINES lines or %ASCII_DUMP_MAX_NS, saying so.
  */
 void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 {
 	unsigned int ch, cpu;
 	unsigned long lines = 0;
-	u64 mono;
+	u64 mono, start = local_clock();
 
 	a->dump = true;
 	ktrace_clock_get_ref(&a->since, &mono);
@@ -757,9 +782,19 @@ void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 	}
 	pr_emerg("ktrace: the last %u events per CPU and channel:\n", last);
 	while (ascii_next_line(a)) {
+		if (lines == ASCII_DUMP_MAX_LINES ||
+		    local_clock() - start > ASCII_DUMP_MAX_NS) {
+			pr_emerg("ktrace: dump cut after %lu events (%u lines, %llu s at most)\n",
+				 lines, ASCII_DUMP_MAX_LINES, ASCII_DUMP_MAX_NS / NSEC_PER_SEC);
+			break;
+		}
 		pr_emerg("%.*s", (int)seq_buf_used(&a->line), a->line.buffer);
 		lines++;
 		touch_nmi_watchdog();
+#if IS_ENABLED(CONFIG_KTRACE_TEST_EVENTS)
+		if (unlikely(lines == dump_fault_at))
+			ascii_dump_fault();
+#endif
 	}
 	pr_emerg("ktrace: end of dump, %lu events\n", lines);
 }

@@ -99,7 +99,15 @@ static __always_inline void ktrace_buf_commit_bytes(struct ktrace_buf *buf,
 
 	/* The data before the count: delivery trusts what the count covers. */
 	smp_wmb();
-	if (!(local_add_return(bytes, &buf->commit[slot]) & sb_mask))
+	/*
+	 * Not on a dying CPU: an irq_work queued after the CPU's last
+	 * irq_work_run() (CPUHP_AP_SMPCFD_DYING) would never run, and
+	 * ktrace_buf_sync() would wait for it forever.  The flag is this
+	 * CPU's own (ktrace_buf_set_cpu_dying()); a completed subbuffer it
+	 * holds back is delivered by the next delivery or ktrace_buf_sync().
+	 */
+	if (!(local_add_return(bytes, &buf->commit[slot]) & sb_mask) &&
+	    likely(!READ_ONCE(buf->cpu_dying)))
 		irq_work_queue(&buf->deliver_work);
 }
 
@@ -452,11 +460,19 @@ int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max)
 	/* Fully ordered; fails if the writer claimed s, having reused it. */
 	if (!atomic_long_try_cmpxchg(&buf->rpos, &s, s + 1))
 		return -EAGAIN;
+	if (likely(valid))
+		return len;
 	/*
 	 * Not overwritten, yet not what the writer wrote: only a reader
-	 * that wrote into relay's mapping can cause that.
+	 * that wrote into relay's mapping can cause that.  The subbuffer is
+	 * consumed, its events lost unread: counted with the overwritten
+	 * ones (ktrace_buf_stats()), so that events = read + dropped +
+	 * overwritten still holds.  Its count is stable: the writer has not
+	 * reused slot s, or the cmpxchg above would have failed.
 	 */
-	return valid ? len : -EBADMSG;
+	WRITE_ONCE(buf->corrupt_lost,
+		   buf->corrupt_lost + local_read(ktrace_sb_events(buf, s)));
+	return -EBADMSG;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_read);
 
@@ -615,11 +631,25 @@ void ktrace_buf_clock_changed(struct ktrace_buf *buf)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);
 
 /**
+ * ktrace_buf_set_cpu_dying() - stop or resume queueing deliveries
+ * @buf: the buffer
+ * @dying: true on buf->cpu in its offline callback, after its last flush
+ *	(anything queued before runs in CPUHP_AP_SMPCFD_DYING's
+ *	irq_work_run()); false on buf->cpu in its online callback
+ */
+void ktrace_buf_set_cpu_dying(struct ktrace_buf *buf, bool dying)
+{
+	WRITE_ONCE(buf->cpu_dying, dying);
+}
+
+/**
  * ktrace_buf_sync() - deliver every completed subbuffer
  * @buf: the buffer, its writers stopped
  *
  * Process context.  Waits for a pending delivery, then delivers what is
- * left (a queued irq_work never runs on an offline CPU).
+ * left.  The wait ends: a delivery is queued only on buf->cpu, and never
+ * once it is going offline (ktrace_buf_set_cpu_dying()), so none is left
+ * on a CPU that will not run it.
  */
 void ktrace_buf_sync(struct ktrace_buf *buf)
 {
@@ -627,6 +657,7 @@ void ktrace_buf_sync(struct ktrace_buf *buf)
 	ktrace_deliver(buf);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_sync);
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_set_cpu_dying);
 
 /**
  * ktrace_buf_stats() - read a buffer's counters
@@ -638,7 +669,7 @@ void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st)
 	st->events = local_read(&buf->events);
 	st->bytes = local_read(&buf->bytes);
 	st->dropped = local_read(&buf->dropped);
-	st->overwritten = local_read(&buf->overwritten);
+	st->overwritten = local_read(&buf->overwritten) + READ_ONCE(buf->corrupt_lost);
 	st->timestamps = local_read(&buf->timestamps);
 	st->subbufs = READ_ONCE(buf->delivered);
 	st->used = local_read(&buf->offset);

@@ -34,7 +34,8 @@ struct rchan_buf;
  * @bytes: bytes of records reserved, with the timestamp records written
  *	inline (not the header and timestamp that start each subbuffer)
  * @dropped: events refused: buffer full in drop mode, or too deep nesting
- * @overwritten: events lost unread to overwrite mode
+ * @overwritten: events lost unread to overwrite mode, or with a
+ *	subbuffer whose header a writer into relay's mapping corrupted
  * @timestamps: timestamp records written
  * @subbufs: subbuffers completed and handed to relay
  * @used: bytes of buffer used since it was allocated: records, subbuffer
@@ -77,7 +78,14 @@ struct ktrace_buf_stats {
  *	consumes a subbuffer, or by the writer that overwrites one unread
  * @torn_reads: see struct ktrace_buf_stats; readers count it, serialised
  *	by their lock (channel.c)
+ * @corrupt_lost: events of subbuffers consumed with a corrupt header
+ *	(-EBADMSG from ktrace_buf_read()), counted in @overwritten of
+ *	struct ktrace_buf_stats; readers count it, as @torn_reads
  * @deliver_work: runs ktrace_deliver() on this CPU
+ * @cpu_dying: set on @cpu once it is going offline, cleared when it is
+ *	online again: a subbuffer completed meanwhile is not queued on
+ *	@deliver_work, which would be stranded on the dead CPU (and
+ *	irq_work_sync() spin forever), but left to ktrace_buf_sync()
  * @start: the buffer memory (relay's vmap'd area)
  * @rbuf: relay's buffer, for its reader bookkeeping
  * @overwrite: overwrite (flight recorder) rather than drop when full
@@ -103,7 +111,9 @@ struct ktrace_buf {
 	unsigned long delivered;
 	atomic_long_t rpos;
 	unsigned long torn_reads;
+	unsigned long corrupt_lost;
 	struct irq_work deliver_work;
+	bool cpu_dying;
 	void *start;
 	struct rchan_buf *rbuf;
 	bool overwrite;
@@ -152,6 +162,7 @@ int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max);
 int ktrace_buf_peek(struct ktrace_buf *buf, unsigned long back, void *dst,
 		    size_t max);
 void ktrace_buf_clock_changed(struct ktrace_buf *buf);
+void ktrace_buf_set_cpu_dying(struct ktrace_buf *buf, bool dying);
 void ktrace_buf_sync(struct ktrace_buf *buf);
 void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st);
 

@@ -25,8 +25,11 @@
 
 #include <linux/cpu.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/oom.h>
 #include <linux/percpu.h>
 #include <linux/relay.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -147,13 +150,28 @@ static const struct rchan_callbacks ktrace_relay_callbacks = {
 	.remove_buf_file = ktrace_remove_buf_file,
 };
 
+/*
+ * Unpublish a channel's buffers and free them; with ktrace_mutex held.
+ *
+ * The hotplug lock is taken before c->bufs is read and cleared: a CPU
+ * coming up (ktrace_cpu_prepare()) must see either the complete channel
+ * or none, never add its buffer to a per-CPU array being freed.  It is
+ * dropped before relay_close(), which removes the stream files and so
+ * waits for their readers: one blocked in copy_to_user() on a
+ * userfaultfd or FUSE page must not hold up CPU hotplug meanwhile.
+ */
 static void ktrace_channel_free(struct ktrace_channel *c)
 {
-	struct ktrace_buf * __percpu *bufs = c->bufs;
+	struct ktrace_buf * __percpu *bufs;
+	struct rchan *rchan;
 	unsigned int cpu;
 
-	if (!bufs)
+	cpus_read_lock();
+	bufs = c->bufs;
+	if (!bufs) {
+		cpus_read_unlock();
 		return;
+	}
 	/*
 	 * Unpublished before anything is freed: the panic dump reads c->bufs
 	 * without a lock (ktrace_channel_peek_subbuf()), possibly on another
@@ -165,13 +183,14 @@ static void ktrace_channel_free(struct ktrace_channel *c)
 	WRITE_ONCE(c->bufs, NULL);
 	mutex_unlock(&ktrace_read_mutex);
 	smp_mb(); /* the store above before the frees below */
-	cpus_read_lock();
 	for_each_possible_cpu(cpu)
 		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
-	relay_close(c->rchan);
-	free_percpu(bufs);
+	rchan = c->rchan;
 	c->rchan = NULL;
 	cpus_read_unlock();
+	/* relay's own hotplug callbacks take relay_channels_mutex, not ours. */
+	relay_close(rchan);
+	free_percpu(bufs);
 }
 
 /* Make @cpu's buffer of channel @c over relay's, if it has none yet. */
@@ -198,19 +217,34 @@ static int ktrace_channel_alloc(unsigned int ch)
 	size_t sb_size = ktrace_subbuf_size(c->size);
 	struct dentry *dir = ktrace_fs ? ktrace_fs->channel_dir(ch) : NULL;
 	struct ktrace_buf * __percpu *bufs;
+	struct rchan *rchan;
 	unsigned int cpu;
 	int ret;
 
 	c->overwrite = ktrace_channel_overwrites(ch, ktrace_channels_mode);
 	/* Hotplug callbacks look at c->bufs: only complete channels for them. */
 	cpus_read_lock();
+	/*
+	 * relay allocates its pages with plain GFP_KERNEL: a size the memory
+	 * cannot hold fails here with -ENOMEM, as ring_buffer.c does, rather
+	 * than waking the OOM killer; and should it wake anyway (another task
+	 * allocating meanwhile), the task that asked for the size goes first.
+	 */
+	if ((c->size >> PAGE_SHIFT) * num_online_cpus() > si_mem_available()) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
 	c->bufs = alloc_percpu(struct ktrace_buf *);
 	if (!c->bufs) {
 		ret = -ENOMEM;
 		goto unlock;
 	}
+	if (!(current->flags & PF_KTHREAD))
+		set_current_oom_origin();
 	c->rchan = relay_open(dir ? "cpu" : NULL, dir, sb_size, c->size / sb_size,
 			      &ktrace_relay_callbacks, c);
+	if (!(current->flags & PF_KTHREAD))
+		clear_current_oom_origin();
 	if (!c->rchan) {
 		ret = -ENOMEM;
 		goto free_bufs;
@@ -232,10 +266,13 @@ destroy:
 	smp_mb(); /* the store above before the frees below */
 	for_each_possible_cpu(cpu)
 		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
-	relay_close(c->rchan);
+	rchan = c->rchan;
 	c->rchan = NULL;
+	cpus_read_unlock();
+	/* Outside the hotplug lock, as in ktrace_channel_free(). */
+	relay_close(rchan);
 	free_percpu(bufs);
-	goto unlock;
+	return ret;
 free_bufs:
 	free_percpu(c->bufs);
 	c->bufs = NULL;
@@ -325,16 +362,38 @@ void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch)
 	strscpy_pad(mch->name, c->name);
 }
 
+/* This CPU's buffer of channel @c, or NULL; with the hotplug lock held. */
+static struct ktrace_buf *ktrace_this_cpu_buf(struct ktrace_channel *c,
+					     unsigned int cpu)
+{
+	/* Read once: ktrace_channel_free() may clear it meanwhile. */
+	struct ktrace_buf * __percpu *bufs = READ_ONCE(c->bufs);
+
+	return bufs ? READ_ONCE(*per_cpu_ptr(bufs, cpu)) : NULL;
+}
+
 static void ktrace_flush_cpu(void *info)
 {
 	unsigned int ch, cpu = smp_processor_id();
 
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
-		struct ktrace_channel *c = &ktrace_channels[ch];
-		struct ktrace_buf *buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, cpu)) : NULL;
+		struct ktrace_buf *buf = ktrace_this_cpu_buf(&ktrace_channels[ch], cpu);
 
 		if (buf)
 			ktrace_buf_flush(buf);
+	}
+}
+
+/* On @cpu: queue its deliveries (@dying false) or stop queueing them. */
+static void ktrace_cpu_set_dying(unsigned int cpu, bool dying)
+{
+	unsigned int ch;
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_buf *buf = ktrace_this_cpu_buf(&ktrace_channels[ch], cpu);
+
+		if (buf)
+			ktrace_buf_set_cpu_dying(buf, dying);
 	}
 }
 
@@ -412,11 +471,24 @@ static int ktrace_cpu_prepare(unsigned int cpu)
 	return 0;
 }
 
-/* A CPU goes offline: on it, close its subbuffers and deliver them. */
+/* A CPU is online again (or its offlining failed): deliveries queue again. */
+static int ktrace_cpu_online(unsigned int cpu)
+{
+	ktrace_cpu_set_dying(cpu, false);
+	return 0;
+}
+
+/*
+ * A CPU goes offline: on it, close its subbuffers (their delivery runs
+ * before the CPU dies, in CPUHP_AP_SMPCFD_DYING's irq_work_run() at the
+ * latest), then stop queueing deliveries there: what it completes from
+ * now on waits for ktrace_buf_sync() or its next life.
+ */
 static int ktrace_cpu_offline(unsigned int cpu)
 {
 	preempt_disable();
 	ktrace_flush_cpu(NULL);
+	ktrace_cpu_set_dying(cpu, true);
 	preempt_enable();
 	return 0;
 }
@@ -435,7 +507,7 @@ int __init ktrace_channels_init(void)
 	if (ret < 0)
 		return ret;
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ktrace:online",
-					NULL, ktrace_cpu_offline);
+					ktrace_cpu_online, ktrace_cpu_offline);
 	return ret < 0 ? ret : 0;
 }
 
@@ -707,20 +779,27 @@ bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
  * tracing, on this CPU's buffer, with preemption disabled across both and
  * recursion beyond the four contexts refused.
  */
+/* This CPU's buffer of @ch if tracing, else NULL; preemption disabled. */
+static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch)
+{
+	struct ktrace_buf * __percpu *bufs;
+
+	/* Pairs with smp_store_release() in ktrace_start_writers(). */
+	if (!smp_load_acquire(&ktrace_tracing))
+		return NULL;
+	bufs = READ_ONCE(ktrace_channels[ch].bufs);
+	/* Pairs with smp_store_release() in ktrace_channel_add_cpu(). */
+	return bufs ? READ_ONCE(*this_cpu_ptr(bufs)) : NULL;
+}
+
 static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
 					struct ktrace_ctx *ctx)
 {
-	struct ktrace_buf * __percpu *bufs;
 	struct ktrace_buf *buf;
 	int ret = -EAGAIN;
 
 	preempt_disable_notrace();
-	/* Pairs with smp_store_release() in ktrace_start_writers(). */
-	if (!smp_load_acquire(&ktrace_tracing))
-		goto out;
-	bufs = READ_ONCE(ktrace_channels[ch].bufs);
-	/* Pairs with smp_store_release() in ktrace_channel_add_cpu(). */
-	buf = bufs ? READ_ONCE(*this_cpu_ptr(bufs)) : NULL;
+	buf = ktrace_writer_buf(ch);
 	if (!buf)
 		goto out;
 	/*
@@ -813,7 +892,8 @@ int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
  * As ktrace_write_expanded(), for a payload whose parts are apart.
  *
  * Return: as ktrace_write_expanded(); -E2BIG if @hlen + @len exceeds
- * %KTRACE_EXPANDED_MAX.
+ * %KTRACE_EXPANDED_MAX, the event counted as dropped as one too big for
+ * a subbuffer is.
  */
 int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
 			   const void *head, u16 hlen, const void *data, u16 len)
@@ -822,8 +902,18 @@ int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
 	void *p;
 	int ret;
 
-	if (hlen + len > KTRACE_EXPANDED_MAX)
+	if (unlikely(hlen + len > KTRACE_EXPANDED_MAX)) {
+		struct ktrace_buf *buf;
+
+		preempt_disable_notrace();
+		buf = ktrace_writer_buf(ch);
+		if (buf) {
+			local_inc(&buf->events);
+			local_inc(&buf->dropped);
+		}
+		preempt_enable_notrace();
 		return -E2BIG;
+	}
 	ret = ktrace_begin(ch, KTRACE_EXPANDED_SIZE(hlen + len), &ctx);
 	if (ret)
 		return ret;

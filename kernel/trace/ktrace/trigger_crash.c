@@ -56,8 +56,20 @@ static struct notifier_block ktrace_die_nb = {
  */
 static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void *data)
 {
+	/*
+	 * Once per boot.  A fault in the dump with panic_on_oops panics
+	 * again on this CPU, and panic() runs the notifiers again: the dump's
+	 * reader is half used and the fault would recur, so the second
+	 * entry says so and lets the panic go on (ftrace_dump()'s
+	 * dump_running).
+	 */
+	static atomic_t running = ATOMIC_INIT(0);
 	struct ktrace_trigger *t;
 
+	if (atomic_inc_return(&running) != 1) {
+		pr_emerg("ktrace: panic during the panic dump: no second dump\n");
+		return NOTIFY_DONE;
+	}
 	rcu_read_lock();
 	t = ktrace_trigger_get(KTRACE_TRIG_PANIC);
 	if (t) {
@@ -79,9 +91,12 @@ static struct notifier_block ktrace_panic_nb = {
 	.notifier_call = ktrace_trig_panic,
 	/*
 	 * Early, as ftrace's dump_on_oops: before the notifiers that may not
-	 * return (a hypervisor's, IPMI's).  The oops and the panic message
+	 * return (IPMI's, a hypervisor's).  The oops and the panic message
 	 * are on the console before any notifier runs, and kmsg_dump() after
-	 * them all still gets the dump.
+	 * them all still gets the dump.  pvpanic's notifier (INT_MAX) runs
+	 * before this one: a host that resets the guest on that event ends
+	 * it before the dump.  A loaded kdump kernel boots before any
+	 * notifier, so there is no dump unless crash_kexec_post_notifiers.
 	 */
 	.priority = INT_MAX - 1,
 };

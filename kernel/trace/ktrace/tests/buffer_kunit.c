@@ -7,6 +7,7 @@
  * channel and a simulated clock.
  */
 #include <kunit/test.h>
+#include <linux/irq_work.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
 
@@ -617,6 +618,65 @@ static void buffer_clock_change_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->payload[2], 3);
 }
 
+/*
+ * A subbuffer whose header a writer into relay's mapping corrupted: the
+ * reader consumes it with -EBADMSG, and its events are lost unread, so
+ * they count with the overwritten ones: events = read + dropped +
+ * overwritten still holds.
+ */
+static void buffer_corrupt_header_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct ktrace_subbuf_header *h = t->mem;
+	struct ktrace_buf_stats st;
+	unsigned int i, read = 0;
+	struct decoded d;
+	int len;
+
+	for (i = 0; i < 2 * PER_SUBBUF; i++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 2), 0);
+	flush(t);
+	h->magic ^= 1;
+	KUNIT_EXPECT_EQ(test, read_next(test, t, &d), -EBADMSG);
+	while ((len = read_next(test, t, &d)) > 0)
+		read += d.nr;
+	KUNIT_EXPECT_EQ(test, len, -ENODATA);
+	KUNIT_EXPECT_EQ(test, read, PER_SUBBUF);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.events, 2 * PER_SUBBUF);
+	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+	KUNIT_EXPECT_EQ(test, st.overwritten, PER_SUBBUF);
+	KUNIT_EXPECT_EQ(test, read + st.dropped + st.overwritten, st.events);
+}
+
+/*
+ * While its CPU is going offline, a buffer queues no delivery (it would
+ * be stranded there): a completed subbuffer waits for ktrace_buf_sync(),
+ * which delivers it and returns; once online again, deliveries queue.
+ */
+static void buffer_cpu_dying_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	unsigned int i;
+
+	ktrace_buf_set_cpu_dying(t->buf, true);
+	for (i = 0; i < PER_SUBBUF + 1; i++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 2), 0);
+	KUNIT_EXPECT_FALSE(test, irq_work_is_pending(&t->buf->deliver_work));
+	KUNIT_EXPECT_EQ(test, t->buf->delivered, 0);
+	ktrace_buf_sync(t->buf);
+	KUNIT_EXPECT_EQ(test, t->buf->delivered, 1);
+
+	ktrace_buf_set_cpu_dying(t->buf, false);
+	for (i = 0; i < PER_SUBBUF; i++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 2), 0);
+	/* The subbuffer completed: its delivery queued, or already ran. */
+	KUNIT_EXPECT_TRUE(test, irq_work_is_busy(&t->buf->deliver_work) ||
+			  READ_ONCE(t->buf->delivered) == 2);
+	ktrace_buf_sync(t->buf);
+	KUNIT_EXPECT_EQ(test, t->buf->delivered, 2);
+}
+
 static void buffer_create_test(struct kunit *test)
 {
 	static const size_t bad[][2] = {
@@ -645,6 +705,8 @@ static struct kunit_case ktrace_buffer_cases[] = {
 	KUNIT_CASE(buffer_overwrite_pending_test),
 	KUNIT_CASE(buffer_too_big_test),
 	KUNIT_CASE(buffer_clock_change_test),
+	KUNIT_CASE(buffer_corrupt_header_test),
+	KUNIT_CASE(buffer_cpu_dying_test),
 	{}
 };
 
