@@ -210,6 +210,7 @@ static const struct kt_tp kt_block_tps[] = {
 	KT_TP(kt_ev_rq_complete, register_trace_block_rq_complete),
 	KT_TP_NONE(kt_ev_rq_status),
 };
+
 KT_TP_TABLE(block);
 
 #ifdef CONFIG_KTRACE_BENCH

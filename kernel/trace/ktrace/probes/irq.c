@@ -29,6 +29,7 @@ static const struct ktrace_enum_value kt_softirq_values[] = {
 	{ TASKLET_SOFTIRQ, "TASKLET" }, { SCHED_SOFTIRQ, "SCHED" },
 	{ HRTIMER_SOFTIRQ, "HRTIMER" }, { RCU_SOFTIRQ, "RCU" },
 };
+
 static_assert(ARRAY_SIZE(kt_softirq_values) == NR_SOFTIRQS);
 
 static const struct ktrace_field kt_irq_fields[] = {
@@ -188,4 +189,5 @@ static const struct kt_tp kt_irq_tps[] = {
 	KT_TP(kt_ev_irqsoff, register_trace_irq_enable),
 #endif
 };
+
 KT_TP_TABLE(irq);

@@ -50,4 +50,5 @@ static const struct kt_tp kt_net_tps[] = {
 	KT_TP(kt_ev_xmit, register_trace_net_dev_xmit),
 	KT_TP(kt_ev_receive, register_trace_netif_receive_skb),
 };
+
 KT_TP_TABLE(net);

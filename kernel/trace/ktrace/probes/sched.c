@@ -182,6 +182,7 @@ static const struct kt_tp kt_sched_tps[] = {
 	KT_TP(kt_ev_exec, register_trace_sched_process_exec),
 	KT_TP(kt_ev_comm, register_trace_task_rename),
 };
+
 KT_TP_TABLE(sched);
 
 #ifdef CONFIG_KTRACE_BENCH

@@ -70,6 +70,7 @@ static const struct kt_tp kt_syscalls_tps[] = {
 	KT_TP(kt_ev_sys_enter, register_trace_sys_enter),
 	KT_TP(kt_ev_sys_exit, register_trace_sys_exit),
 };
+
 KT_TP_TABLE(syscalls);
 
 #ifdef CONFIG_KTRACE_BENCH

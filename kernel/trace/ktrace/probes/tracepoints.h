@@ -57,7 +57,7 @@ struct kt_tp_table {
 #define KT_TP_PROBE(reg, probe)						\
 static int kt_set_##reg(bool on)					\
 {									\
-	return on ? reg(probe, NULL) : un##reg(probe, NULL);		\
+	return (on ? reg : un##reg)(probe, NULL);			\
 }
 
 #define KT_TP(event, reg)	{ .ev = &(event), .set = kt_set_##reg }

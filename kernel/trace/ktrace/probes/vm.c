@@ -130,4 +130,5 @@ static const struct kt_tp kt_vm_tps[] = {
 	KT_TP(kt_ev_shrink, register_trace_mm_vmscan_lru_shrink_inactive),
 	KT_TP(kt_ev_oom, register_trace_mark_victim),
 };
+
 KT_TP_TABLE(vm);
