@@ -9,6 +9,7 @@
  * the subbuffer header.
  */
 #include <linux/binfmts.h>
+#include <linux/mm_types.h>
 #include <linux/sched.h>
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
