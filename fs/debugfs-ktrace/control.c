@@ -21,6 +21,7 @@
  *   # echo "oom delay=100" > /sys/kernel/debug/ktrace/triggers
  *   # cat /sys/kernel/debug/ktrace/stats
  *   state tracing
+ *   unsaved 0
  *   cpu0 high events=1200 bytes=9612 dropped=0 overwritten=0 timestamps=3 subbufs=0
  *   ...
  *   metadata records=412 failed=0 incomplete=0
@@ -162,7 +163,8 @@ static const struct file_operations buffer_size_kb_fops = {
 };
 
 /*
- * The state, then one line per CPU and allocated channel, then the
+ * The state and whether a trace a trigger kept is unread ("unsaved 1":
+ * ktrace_unsaved()), then one line per CPU and allocated channel, then the
  * metadata of the last start: its records, those not written, and how
  * many starts missed some; then the names: the saved comms' slots, those in use and the saves
  * missed, and the records the last statedump lost.
@@ -176,6 +178,7 @@ static int stats_show(struct seq_file *m, void *v)
 	pid_t pid;
 
 	seq_printf(m, "state %s\n", ktrace_state_name(ktrace_get_state()));
+	seq_printf(m, "unsaved %d\n", ktrace_unsaved());
 	for_each_possible_cpu(cpu) {
 		for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 			if (!ktrace_channel_stats(ch, cpu, &st))

@@ -1072,7 +1072,7 @@ static const char *trigger_check(const char *spec)
 
 static const char record_help[] =
 	"usage: ktrace record [-o FILE] [-e EVENT,...] [-m drop|overwrite|hybrid] [-b KB]\n"
-	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses]\n"
+	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses] [--force]\n"
 	"                     [-- COMMAND [ARGS]]\n"
 	"\n"
 	"Trace until COMMAND ends, until Ctrl-C, or with --wait until tracing\n"
@@ -1081,7 +1081,8 @@ static const char record_help[] =
 	"In drop mode the streams are copied as they fill; in overwrite and hybrid\n"
 	"modes the buffers keep the last of the history and are saved at the end.\n"
 	"record starts a new trace (what the buffers held is discarded) and puts\n"
-	"the settings back; the trace is in the file.\n"
+	"the settings back; the trace is in the file.  It refuses to discard a\n"
+	"trace a trigger kept that nobody read yet: save it with ktrace extract.\n"
 	"\n"
 	"  -o, --output FILE    the trace file (default ktrace.dat)\n"
 	"  -e, --event LIST     enable only these events: GROUP or GROUP/NAME,\n"
@@ -1093,6 +1094,7 @@ static const char record_help[] =
 	"      --no-kernel-addresses\n"
 	"                       save no kernel addresses at all (symbols instead),\n"
 	"                       for traces posted publicly\n"
+	"      --force          discard a trace a trigger kept, unread\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: COMMAND's, 128+N if a signal N killed it, 127 if it could\n"
@@ -1186,7 +1188,7 @@ static int child_status(int status)
 /* What record was asked, and what it holds while it runs. */
 struct rec_args {
 	struct recorder *r;
-	bool wait_stop, hide, tty, flight;
+	bool wait_stop, hide, tty, flight, force;
 	const char *mode, *kb;
 	char *events, **triggers, *cur_mode, *old_enable;
 	unsigned int nr_triggers;
@@ -1230,6 +1232,7 @@ static int rec_parse(struct rec_args *a, int argc, char **argv)
 		{ "trigger", required_argument, NULL, 't' },
 		{ "wait", no_argument, NULL, 'w' },
 		{ "no-kernel-addresses", no_argument, NULL, 'K' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1278,6 +1281,9 @@ static int rec_parse(struct rec_args *a, int argc, char **argv)
 		case 'K':
 			a->hide = true;
 			break;
+		case 'F':
+			a->force = true;
+			break;
 		case 'h':
 			fputs(record_help, stdout);
 			return 0;
@@ -1319,6 +1325,24 @@ static int rec_check_triggers(struct rec_args *a)
 }
 
 /*
+ * Whether the kernel keeps a trace a trigger froze that nobody read to the
+ * end ("unsaved 1" in stats): starting a new one would destroy it.
+ */
+static bool trace_unsaved(const char *dir)
+{
+	char path[PATH_MAX], *stats = NULL;
+	const char *line;
+	bool unsaved = false;
+
+	if (snprintf(path, sizeof(path), "%s/stats", dir) < (int)sizeof(path))
+		stats = slurp(path, 1 << 20);
+	for (line = stats; line && *line && !unsaved; line = next_line(line))
+		unsaved = !strncmp(line, "unsaved 1\n", 10);
+	free(stats);
+	return unsaved;
+}
+
+/*
  * Check everything before changing anything, then create the file and
  * catch the signals: -1 to go on, or record's exit status.
  */
@@ -1332,6 +1356,13 @@ static int rec_check(struct rec_args *a, int argc, char **argv)
 	if (!a->old_enable || !a->cur_mode) {
 		fprintf(stderr, "ktrace record: %s/%s: %s\n", r->dir,
 			a->old_enable ? "mode" : "enable", strerror(errno));
+		return 1;
+	}
+	/* The history of a bug is never discarded unasked: nothing changed. */
+	if (!a->force && trace_unsaved(r->dir)) {
+		fprintf(stderr,
+			"ktrace record: a trigger kept a trace nobody has read yet (\"unsaved 1\" in %s/stats): save it with 'ktrace extract -o FILE' first, or discard it with --force\n",
+			r->dir);
 		return 1;
 	}
 	for (tok = a->events; tok && *tok;

@@ -569,6 +569,23 @@ void ktrace_buf_flush(struct ktrace_buf *buf)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_flush);
 
 /**
+ * ktrace_buf_drained() - whether a reader has had everything written
+ * @buf: the buffer, its writers stopped or frozen
+ *
+ * Return: true if every delivered subbuffer was consumed and no record
+ * waits in an open one (only its header and timestamp, or none).
+ */
+bool ktrace_buf_drained(struct ktrace_buf *buf)
+{
+	unsigned long sb_size = 1UL << buf->sb_shift;
+	unsigned long off = local_read(&buf->offset);
+
+	return atomic_long_read(&buf->rpos) >= (long)READ_ONCE(buf->delivered) &&
+	       (off & (sb_size - 1)) <= KTRACE_SUBBUF_START;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_drained);
+
+/**
  * ktrace_buf_peek() - copy a subbuffer out without consuming it
  * @buf: the buffer, its writers stopped or frozen
  * @back: 0 for the subbuffer being written (or the last one, if none is

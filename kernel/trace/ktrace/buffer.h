@@ -165,5 +165,6 @@ void ktrace_buf_clock_changed(struct ktrace_buf *buf);
 void ktrace_buf_set_cpu_dying(struct ktrace_buf *buf, bool dying);
 void ktrace_buf_sync(struct ktrace_buf *buf);
 void ktrace_buf_stats(struct ktrace_buf *buf, struct ktrace_buf_stats *st);
+bool ktrace_buf_drained(struct ktrace_buf *buf);
 
 #endif /* _KTRACE_BUFFER_H */

@@ -774,11 +774,36 @@ bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
 	return buf;
 }
 
-/*
- * The write path around ktrace_reserve()/ktrace_commit(): only while
- * tracing, on this CPU's buffer, with preemption disabled across both and
- * recursion beyond the four contexts refused.
+/**
+ * ktrace_channels_drained() - whether the streams were read to the end
+ *
+ * Call with the writers stopped or frozen.
+ *
+ * Return: true if no buffer of any channel holds a record no reader had.
  */
+bool ktrace_channels_drained(void)
+{
+	bool drained = true;
+	unsigned int ch, cpu;
+
+	/* ktrace_channel_free() unpublishes under it before it frees. */
+	mutex_lock(&ktrace_read_mutex);
+	for (ch = 0; ch < KTRACE_NR_CHANNELS && drained; ch++) {
+		struct ktrace_buf * __percpu *bufs = READ_ONCE(ktrace_channels[ch].bufs);
+
+		for_each_possible_cpu(cpu) {
+			struct ktrace_buf *buf = bufs ? READ_ONCE(*per_cpu_ptr(bufs, cpu)) : NULL;
+
+			if (buf && !ktrace_buf_drained(buf)) {
+				drained = false;
+				break;
+			}
+		}
+	}
+	mutex_unlock(&ktrace_read_mutex);
+	return drained;
+}
+
 /* This CPU's buffer of @ch if tracing, else NULL; preemption disabled. */
 static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch)
 {
@@ -792,6 +817,11 @@ static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch)
 	return bufs ? READ_ONCE(*this_cpu_ptr(bufs)) : NULL;
 }
 
+/*
+ * The write path around ktrace_reserve()/ktrace_commit(): only while
+ * tracing, on this CPU's buffer, with preemption disabled across both and
+ * recursion beyond the four contexts refused.
+ */
 static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
 					struct ktrace_ctx *ctx)
 {

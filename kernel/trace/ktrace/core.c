@@ -41,6 +41,12 @@ static bool ktrace_running;
  * ktrace_mutex: keeps the gate closed.
  */
 static bool ktrace_frozen;
+/*
+ * Set by a freeze (a trigger's), cleared by a start: until its streams
+ * were read to the end (or its buffers freed), the trace a trigger kept
+ * is unsaved (ktrace_unsaved()), and tools must not discard it.
+ */
+static bool ktrace_trigger_kept;
 /* Under ktrace_mutex, read locklessly: which trace a freeze belongs to. */
 static unsigned long ktrace_generation;
 /* Under ktrace_mutex. */
@@ -275,6 +281,7 @@ int ktrace_set_enabled(bool on)
 			gen = ktrace_generation + 1;
 			WRITE_ONCE(ktrace_generation, gen);
 			WRITE_ONCE(ktrace_frozen, false);
+			WRITE_ONCE(ktrace_trigger_kept, false);
 			WRITE_ONCE(ktrace_running, true);
 			ktrace_comms_reset();
 			/* Before the gate opens: nothing of this trace fired yet. */
@@ -332,6 +339,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_generation_read);
  */
 void ktrace_freeze(void)
 {
+	WRITE_ONCE(ktrace_trigger_kept, true);
 	WRITE_ONCE(ktrace_frozen, true);
 	WRITE_ONCE(ktrace_tracing, false);
 }
@@ -360,6 +368,21 @@ bool ktrace_stop_frozen(unsigned long gen)
 	return stopped;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_stop_frozen);
+
+/**
+ * ktrace_unsaved() - whether a trace a trigger kept is still unread
+ *
+ * A trigger froze (and maybe stopped) the trace, and no reader has read
+ * all of its streams since: a start, a mode or a size would destroy the
+ * history of the bug.  Tools refuse to (stats says "unsaved 1").
+ *
+ * Return: true while that history is in the buffers, unread.
+ */
+bool ktrace_unsaved(void)
+{
+	/* Set only while frozen or stopped: a start clears it. */
+	return READ_ONCE(ktrace_trigger_kept) && !ktrace_channels_drained();
+}
 
 /**
  * ktrace_state_name() - the name of a state

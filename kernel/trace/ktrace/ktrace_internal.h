@@ -35,6 +35,7 @@ int ktrace_channels_alloc(size_t high_size);
 void ktrace_channels_set_mode(enum ktrace_trace_mode mode);
 void ktrace_channels_free(void);
 void ktrace_channels_flush(void);
+bool ktrace_channels_drained(void);
 bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
 			  struct ktrace_buf_stats *st);
 const char *ktrace_channel_name(unsigned int ch);
@@ -139,6 +140,7 @@ enum ktrace_state ktrace_get_state(void);
 const char *ktrace_state_name(enum ktrace_state state);
 void ktrace_freeze(void);
 bool ktrace_stop_frozen(unsigned long gen);
+bool ktrace_unsaved(void);
 
 /* buffer_size_kb: per-CPU KiB of the high-rate channel, a power of two. */
 #define KTRACE_BUFFER_KB_MIN	16

@@ -63,6 +63,34 @@ check "extract left the trigger armed and the mode" \
 	"$(grep -c '^user .* fired=1' "$KT/triggers")/$(cat "$KT/mode")" "1/drop [overwrite] hybrid"
 echo '!user' >"$KT/triggers"
 
+# A trace a trigger kept is never discarded unasked: until a reader has
+# read every stream to the end, stats says "unsaved 1" and record refuses,
+# changing nothing; extract saves it and clears it; --force discards it.
+unsaved() { sed -n 's/^unsaved //p' "$KT/stats"; }
+keep() {	# keep TEXT: a mark, then the user trigger keeps the trace
+	echo '!user' >"$KT/triggers" 2>/dev/null
+	echo user >"$KT/triggers"
+	echo 1 >"$KT/enable"
+	echo "$1" >"$KT/mark"
+	echo "keep it" >"$KT/trigger"
+}
+check "before any trigger: unsaved 0" "$(unsaved)" 0
+keep "kept 1"
+check "the trigger kept the trace: unsaved 1" "$(unsaved)" 1
+"$BIN" record -o "$TMP/r.dat" -- true >"$TMP/out" 2>&1
+check "record refuses to discard it: exit 1, names ktrace extract, no file" \
+	"$?/$(grep -c "save it with 'ktrace extract" "$TMP/out")/$(ls "$TMP" | grep -c '^r\.dat')" "1/1/0"
+check "refusing changed nothing: still unsaved, the trigger still armed" \
+	"$(unsaved)/$(grep -c '^user .* fired=1' "$KT/triggers")" "1/1"
+"$BIN" extract -o "$TMP/k.dat" >"$TMP/out" 2>&1
+check "extract saves it, reading it to the end: the mark, then unsaved 0" \
+	"$?/$("$BIN" report "$TMP/k.dat" | grep -c 'text="kept 1"')/$(unsaved)" "0/1/0"
+keep "kept 2"
+"$BIN" record --force -o "$TMP/f.dat" -- true >"$TMP/out" 2>&1
+check "record --force discards it: exit 0, the new trace without the old mark" \
+	"$?/$("$BIN" report "$TMP/f.dat" | grep -c 'text="kept 2"')/$(unsaved)" "0/0/0"
+echo '!user' >"$KT/triggers"
+
 # A trace that is tracing: refused, left tracing; --stop stops it.
 echo 1 >"$KT/enable"
 echo "while tracing" >"$KT/mark"
