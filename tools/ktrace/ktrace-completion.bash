@@ -103,7 +103,7 @@ _ktrace_complete()
 	case $cmd in
 	record)
 		opts="-o --output -e --event -m --mode -b --buffer-kb -t --trigger -w --wait
-		      --no-kernel-addresses -h --help" ;;
+		      --no-kernel-addresses --force -h --help" ;;
 	extract) opts="-o --output -s --stop --no-kernel-addresses -h --help" ;;
 	report)
 		opts="-c --cpu -p --pid -e --event --from --to -r --relative --realtime

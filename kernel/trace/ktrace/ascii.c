@@ -716,7 +716,7 @@ static unsigned long ascii_count(const void *copy, size_t size, u64 since)
  * (a reboot, kmsg_dump()) waits for the dump.
  */
 #define ASCII_DUMP_MAX_LINES	20000
-#define ASCII_DUMP_MAX_NS	(120 * NSEC_PER_SEC)
+#define ASCII_DUMP_MAX_S	120
 
 #if IS_ENABLED(CONFIG_KTRACE_TEST_EVENTS)
 /* Tests only: ktrace.dump_fault_at=N: the dump faults after line N. */
@@ -747,7 +747,7 @@ static noinline void ascii_dump_fault(void)
  * Only the current trace's events are printed, not what earlier ones left
  * in the buffers.  Touches the NMI watchdog per line, as ftrace_dump()
  * does: a slow serial console can take seconds.  Stops after
- * %ASCII_DUMP_MAX_LINES lines or %ASCII_DUMP_MAX_NS, saying so.
+ * %ASCII_DUMP_MAX_LINES lines or %ASCII_DUMP_MAX_S seconds, saying so.
  */
 void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 {
@@ -783,9 +783,9 @@ void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 	pr_emerg("ktrace: the last %u events per CPU and channel:\n", last);
 	while (ascii_next_line(a)) {
 		if (lines == ASCII_DUMP_MAX_LINES ||
-		    local_clock() - start > ASCII_DUMP_MAX_NS) {
-			pr_emerg("ktrace: dump cut after %lu events (%u lines, %llu s at most)\n",
-				 lines, ASCII_DUMP_MAX_LINES, ASCII_DUMP_MAX_NS / NSEC_PER_SEC);
+		    local_clock() - start > ASCII_DUMP_MAX_S * NSEC_PER_SEC) {
+			pr_emerg("ktrace: dump cut after %lu events (%u lines, %u s at most)\n",
+				 lines, ASCII_DUMP_MAX_LINES, ASCII_DUMP_MAX_S);
 			break;
 		}
 		pr_emerg("%.*s", (int)seq_buf_used(&a->line), a->line.buffer);
