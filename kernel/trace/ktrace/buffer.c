@@ -69,6 +69,12 @@ DECLARE_WAIT_QUEUE_HEAD(ktrace_readers_wait);
 /* Subbuffers delivered, all buffers: what those readers wait for. */
 atomic_long_t ktrace_deliveries = ATOMIC_LONG_INIT(0);
 
+/*
+ * last_end when no writer's record is known to end at the write position:
+ * never an offset, which is a multiple of 4.
+ */
+#define KTRACE_END_UNKNOWN	ULONG_MAX
+
 static __always_inline u64 ktrace_buf_clock(struct ktrace_buf *buf)
 {
 	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(buf->clock_override))
@@ -229,24 +235,31 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		/*
 		 * The decoder unrolls a record's low clock bits against the
 		 * record before it in the buffer, so the writer must know
-		 * that record's clock: last_clock is it if last_end, stored
-		 * after it, is where that record ends (see below).  A writer
-		 * nested between another's cmpxchg and its stores, or after a
-		 * flush, does not know it and writes a timestamp record.
-		 * Same CPU: program order is enough between the two.
+		 * that record's clock: last_clock is it if last_end is where
+		 * that record ends.  A writer's bookkeeping after its cmpxchg
+		 * (below) makes last_end unknown before it changes last_clock,
+		 * and stores its own end only after its clock: so a writer
+		 * nested anywhere in it, or after a flush or a clock change,
+		 * either finds the pair of one writer or does not know, and
+		 * then writes a timestamp record; it never unrolls against a
+		 * clock that is not its predecessor's.  Nested writers run on
+		 * this CPU, after the stores of the writer they interrupt in
+		 * its program order: a compiler barrier pairs with the ones
+		 * between those stores.
 		 */
 		known = READ_ONCE(buf->last_end) == old;
-		barrier();
+		barrier(); /* pairs with the barriers of the stores below */
 		last = READ_ONCE(buf->last_clock);
 		clock = ktrace_buf_clock(buf);
 		/*
 		 * The recorded clock never goes back behind an earlier record
 		 * of the buffer (ktime_get_mono_fast_ns() can step back
 		 * across an update, a nested writer reads the clock after
-		 * the record it follows): clamp, as LTTng does.  last is an
-		 * earlier record's, or U64_MAX after a clock change.
+		 * the record it follows, tsc-mono starts from the TSC of
+		 * another CPU): clamp, as LTTng does.  last is an earlier
+		 * record's (0 before the first), kept across clock changes.
 		 */
-		if (last != U64_MAX && clock < last)
+		if (clock < last)
 			clock = last;
 		pos = old & (sb_size - 1);
 		/*
@@ -299,9 +312,25 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		buf->nested_hook = NULL;
 		hook(buf);
 	}
-	/* The clock, then where its record ends: see the top of the loop. */
+	/*
+	 * Unknown, the clock, then where its record ends (see the top of the
+	 * loop): a writer nested after our cmpxchg may have stored a later
+	 * pair already; ours replaces it, and last_end != offset then, so
+	 * the next writer writes a timestamp record.  A writer nested
+	 * between these stores finds last_end unknown, never our clock
+	 * beside the end of a nested writer's record.  The stores of a
+	 * nested writer come whole between two of ours.
+	 */
+	WRITE_ONCE(buf->last_end, KTRACE_END_UNKNOWN);
+	barrier(); /* pairs with the barrier() between the loads above */
 	WRITE_ONCE(buf->last_clock, clock);
-	barrier();
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(buf->nested_hook)) {
+		void (*hook)(struct ktrace_buf *buf) = buf->nested_hook;
+
+		buf->nested_hook = NULL;
+		hook(buf);
+	}
+	barrier(); /* pairs with the barrier() between the loads above */
 	WRITE_ONCE(buf->last_end, new);
 
 	/*
@@ -637,13 +666,15 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_peek);
  * @buf: the buffer
  *
  * For a new start, or a change of the clock: the next record's full clock
- * value is then in the buffer, whatever the clock did meanwhile.  Call
- * with the writers stopped.
+ * value is then in the buffer, whatever the clock did meanwhile.  The
+ * last clock recorded stays the floor of the next ones, so that the
+ * buffer's clock never goes back, not even across the change from the
+ * TSC to tsc-mono (which goes on from the TSC of the CPU that changed it,
+ * maybe behind this buffer's).  Call with the writers stopped.
  */
 void ktrace_buf_clock_changed(struct ktrace_buf *buf)
 {
-	WRITE_ONCE(buf->last_clock, U64_MAX);
-	WRITE_ONCE(buf->last_end, ULONG_MAX);
+	WRITE_ONCE(buf->last_end, KTRACE_END_UNKNOWN);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);
 

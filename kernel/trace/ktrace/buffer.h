@@ -65,9 +65,10 @@ struct ktrace_buf_stats {
  * @sb_events: per subbuffer slot, events reserved in its uses, one count
  *	for even uses and one for odd (see ktrace_sb_events())
  * @last_clock: clock of the last record reserved, to decide on timestamp
- *	records and to clamp the clock; %U64_MAX after a clock change
+ *	records and to clamp the clock; kept across clock changes
  * @last_end: where the record of @last_clock ends; a writer whose record
- *	does not start there writes a timestamp record
+ *	does not start there writes a timestamp record; unknown (%ULONG_MAX)
+ *	while a writer changes @last_clock, and after a clock change
  * @events: see struct ktrace_buf_stats, and the same for the rest
  * @bytes: see struct ktrace_buf_stats
  * @dropped: see struct ktrace_buf_stats
@@ -95,7 +96,8 @@ struct ktrace_buf_stats {
  * @nr_shift: log2 of the number of subbuffers
  * @clock_override: KUnit only: read the clock from here when set
  * @nested_hook: KUnit only: when set, cleared and called once right after
- *	a reservation's cmpxchg, where a nested writer can interrupt it
+ *	a reservation's cmpxchg, and (set again) between its stores of
+ *	@last_clock and @last_end: where a nested writer can interrupt it
  */
 struct ktrace_buf {
 	local_t offset;

@@ -125,6 +125,12 @@ struct ktrace_trigger {
 int ktrace_trigger_fire(struct ktrace_trigger *t,
 			const struct ktrace_trigger_cause *cause);
 void ktrace_trigger_stop_cancel(void);
+/* The firings trigger_pipe keeps: a ring of this many, the newest. */
+#define KTRACE_TRIGGER_FIRINGS	64
+typedef void (*ktrace_trigger_hook_fn)(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+extern ktrace_trigger_hook_fn ktrace_trigger_log_hook;
+#endif
 
 struct seq_file;
 

@@ -94,15 +94,44 @@ static struct ktrace_event ktrace_event_trigger = {
 };
 
 /*
- * The firings, for trigger_pipe: a ring that writers fill locklessly from
- * any context, each slot published by its sequence number (position + 1)
- * once written; a reader that finds a different number there lost that
- * firing to a later one.
+ * The firings, for trigger_pipe: a ring that loggers fill locklessly from
+ * any context, the newest KTRACE_TRIGGER_FIRINGS kept.  The firing at
+ * position pos (counted by ktrace_firings_head) goes to slot pos % size,
+ * and its sequence number is seq = pos + 1.  Each slot has an owner, as
+ * printk_ringbuffer's descriptors do: its state word, changed only by
+ * cmpxchg (but for the owner's release of it), holds the sequence number
+ * of the last firing that claimed the slot and two flags:
+ *
+ *   seq              firing seq is in the slot, whole: readable
+ *   seq | WRITING    firing seq's logger owns the slot and writes it
+ *   seq | LOST       firing seq is lost: the slot was busy when it came;
+ *                    nobody writes it
+ *   seq | LOST | WRITING   the same, while the logger of an older firing
+ *                    still writes into the slot (preempted, interrupted)
+ *
+ * A logger claims its slot by a cmpxchg from a state of an older firing
+ * without WRITING; it then writes the fields and releases the slot with a
+ * cmpxchg that publishes seq.  A logger that finds WRITING (the logger of
+ * the firing a whole ring before is still at work) never touches the
+ * fields: it marks its own firing LOST, leaving WRITING to the owner,
+ * whose publish then fails; the owner only clears WRITING.  So the fields
+ * have at most one writer, the number in a slot never goes back, and a
+ * reader that wants firing seq finds, in its slot:
+ *
+ *   an older number       seq's logger has not claimed it yet: not ready
+ *   seq | WRITING         being written: not ready
+ *   seq                   copy it, then check the state did not change
+ *   seq | LOST, or newer  lost: skip it
+ *
+ * Sequence numbers are compared modulo 2^(BITS_PER_LONG - 2).
  */
-#define KTRACE_FIRINGS	64
+#define KTRACE_FIRING_WRITING	1UL
+#define KTRACE_FIRING_LOST	2UL
+#define KTRACE_FIRING_FLAGS	3UL
+#define KTRACE_FIRING_SEQ_SHIFT	2
 
 struct ktrace_firing {
-	unsigned long seq;
+	unsigned long state;
 	u64 time_ns;
 	char trigger[16];
 	char comm[TASK_COMM_LEN];
@@ -113,7 +142,7 @@ struct ktrace_firing {
 	char reason[KTRACE_TRIGGER_REASON_MAX];
 };
 
-static struct ktrace_firing ktrace_firings[KTRACE_FIRINGS];
+static struct ktrace_firing ktrace_firings[KTRACE_TRIGGER_FIRINGS];
 static atomic_long_t ktrace_firings_head = ATOMIC_LONG_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(ktrace_pipe_wait);
 
@@ -207,27 +236,89 @@ static void ktrace_trigger_stop_fn(struct work_struct *work)
 		div_u64(ktime_get_mono_fast_ns() - cause, NSEC_PER_USEC));
 }
 
+/*
+ * KUnit only: when set, cleared and called once by a logger halfway
+ * through writing its slot, where a firing in an interrupt, or the firings
+ * while the logger is preempted, can come.
+ */
+VISIBLE_IF_KUNIT ktrace_trigger_hook_fn ktrace_trigger_log_hook;
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_log_hook);
+
+/* The state word of firing seq, with flags. */
+static inline unsigned long ktrace_firing_state(unsigned long seq, unsigned long flags)
+{
+	return seq << KTRACE_FIRING_SEQ_SHIFT | flags;
+}
+
+/* How the firing in state st compares with firing seq: <0, 0 or >0. */
+static inline long ktrace_firing_cmp(unsigned long st, unsigned long seq)
+{
+	return (long)((st & ~KTRACE_FIRING_FLAGS) - ktrace_firing_state(seq, 0));
+}
+
 /* Log a firing for trigger_pipe; any context. */
 static void ktrace_trigger_log(const struct kt_trigger_rec *rec, size_t reason_len,
 			       u64 now)
 {
-	unsigned long pos = atomic_long_fetch_inc(&ktrace_firings_head);
-	struct ktrace_firing *f = &ktrace_firings[pos % KTRACE_FIRINGS];
+	unsigned long seq = atomic_long_fetch_inc(&ktrace_firings_head) + 1;
+	struct ktrace_firing *f = &ktrace_firings[(seq - 1) % KTRACE_TRIGGER_FIRINGS];
+	unsigned long st = READ_ONCE(f->state), mine;
 
-	WRITE_ONCE(f->seq, 0);
-	/* The slot is taken before it is changed: pairs with the reader's smp_rmb(). */
-	smp_wmb();
+	/*
+	 * Claim the slot.  The cmpxchg is fully ordered: the fields written
+	 * below cannot be seen before the claim, which a reader copying the
+	 * slot's previous firing checks after its copy (the smp_rmb() in
+	 * ktrace_pipe_next()).
+	 */
+	for (;;) {
+		/* A later firing took the slot while this one waited. */
+		if (ktrace_firing_cmp(st, seq) >= 0)
+			return;
+		if (st & KTRACE_FIRING_WRITING) {
+			/* Its owner writes still: this firing is lost. */
+			mine = ktrace_firing_state(seq, KTRACE_FIRING_LOST |
+							 KTRACE_FIRING_WRITING);
+			if (try_cmpxchg(&f->state, &st, mine))
+				return;
+			continue;
+		}
+		mine = ktrace_firing_state(seq, KTRACE_FIRING_WRITING);
+		if (try_cmpxchg(&f->state, &st, mine))
+			break;
+	}
+
 	f->time_ns = now;
 	memcpy(f->trigger, rec->trigger, sizeof(f->trigger));
 	memcpy(f->comm, rec->comm, sizeof(f->comm));
 	f->pid = rec->pid;
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(ktrace_trigger_log_hook)) {
+		ktrace_trigger_hook_fn hook = ktrace_trigger_log_hook;
+
+		ktrace_trigger_log_hook = NULL;
+		hook();
+	}
 	f->fired = rec->fired;
 	f->value = rec->value;
 	f->action = rec->action;
 	memcpy(f->reason, rec->reason, reason_len);
 	f->reason[reason_len] = '\0';
-	/* Publish: the fields before the number, for the acquire of the reader. */
-	smp_store_release(&f->seq, pos + 1);
+
+	/*
+	 * Publish: the fields before the state, for the reader's acquire
+	 * (pairs with smp_load_acquire() in ktrace_firing_ready()).
+	 */
+	st = mine;
+	if (try_cmpxchg_release(&f->state, &st, ktrace_firing_state(seq, 0)))
+		return;
+	/*
+	 * A later firing marked itself lost here while we wrote: ours is
+	 * lost to it (a reader skips both).  Only we clear WRITING, the last
+	 * of our stores to the slot: release, so that the logger that then
+	 * claims the slot writes after them.
+	 */
+	do {
+		mine = st & ~KTRACE_FIRING_WRITING;
+	} while (!try_cmpxchg_release(&f->state, &st, mine));
 }
 
 /**
@@ -300,39 +391,76 @@ int ktrace_trigger_fire(struct ktrace_trigger *t,
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_fire);
 
+/* What the next firing a reader wants, at position pos, is. */
+enum ktrace_firing_next {
+	KTRACE_FIRING_NONE,	/* none yet, or not yet whole */
+	KTRACE_FIRING_READY,	/* whole: copy it */
+	KTRACE_FIRING_GONE,	/* lost: skip it */
+	KTRACE_FIRING_LAPPED,	/* older than the ring: skip to its oldest */
+};
+
+/*
+ * Where the reader at pos is, and, for KTRACE_FIRING_READY, the state of
+ * its slot.  Lockless, for poll() too: the answer of a non-blocking read
+ * under ktrace_pipe.lock, unless a logger changed it meanwhile.
+ */
+static enum ktrace_firing_next ktrace_firing_ready(unsigned long pos, unsigned long head,
+						   unsigned long *state)
+{
+	struct ktrace_firing *f = &ktrace_firings[pos % KTRACE_TRIGGER_FIRINGS];
+	unsigned long st;
+	long cmp;
+
+	if (head - pos > KTRACE_TRIGGER_FIRINGS)
+		return KTRACE_FIRING_LAPPED;
+	if (head == pos)
+		return KTRACE_FIRING_NONE;
+	/* Pairs with the logger's publishing cmpxchg_release(): the fields are those of st. */
+	st = smp_load_acquire(&f->state);
+	*state = st;
+	cmp = ktrace_firing_cmp(st, pos + 1);
+	if (cmp < 0)
+		return KTRACE_FIRING_NONE;	/* not claimed yet */
+	if (cmp > 0 || (st & KTRACE_FIRING_LOST))
+		return KTRACE_FIRING_GONE;
+	if (st & KTRACE_FIRING_WRITING)
+		return KTRACE_FIRING_NONE;
+	return KTRACE_FIRING_READY;
+}
+
 /* Under ktrace_pipe.lock: format the next firing; false if there is none yet. */
 static bool ktrace_pipe_next(void)
 {
-	unsigned long head = atomic_long_read(&ktrace_firings_head), seq;
+	unsigned long head = atomic_long_read(&ktrace_firings_head), st = 0;
 	struct ktrace_firing *f, copy;
 	u32 rem;
 
 	seq_buf_init(&ktrace_pipe.buf, ktrace_pipe.line, sizeof(ktrace_pipe.line));
 	ktrace_pipe.done = 0;
-	if (head - ktrace_pipe.pos > KTRACE_FIRINGS) {
-		seq_buf_printf(&ktrace_pipe.buf, "# %lu firings lost\n",
-			       head - KTRACE_FIRINGS - ktrace_pipe.pos);
-		ktrace_pipe.pos = head - KTRACE_FIRINGS;
-		return true;
-	}
-	if (head == ktrace_pipe.pos)
+	switch (ktrace_firing_ready(ktrace_pipe.pos, head, &st)) {
+	case KTRACE_FIRING_NONE:
 		return false;
-	f = &ktrace_firings[ktrace_pipe.pos % KTRACE_FIRINGS];
-	/* Pairs with the writer's release: the fields are those of seq. */
-	seq = smp_load_acquire(&f->seq);
-	if (seq != ktrace_pipe.pos + 1) {
-		/* Being written (0 or older), or overwritten already. */
-		if (!seq || seq < ktrace_pipe.pos + 1)
-			return false;
-		seq_buf_puts(&ktrace_pipe.buf, "# 1 firings lost\n");
-		ktrace_pipe.pos++;
+	case KTRACE_FIRING_LAPPED:
+		seq_buf_printf(&ktrace_pipe.buf, "# %lu firings lost\n",
+			       head - KTRACE_TRIGGER_FIRINGS - ktrace_pipe.pos);
+		WRITE_ONCE(ktrace_pipe.pos, head - KTRACE_TRIGGER_FIRINGS);
 		return true;
+	case KTRACE_FIRING_GONE:
+		seq_buf_puts(&ktrace_pipe.buf, "# 1 firings lost\n");
+		WRITE_ONCE(ktrace_pipe.pos, ktrace_pipe.pos + 1);
+		return true;
+	case KTRACE_FIRING_READY:
+		break;
 	}
+	f = &ktrace_firings[ktrace_pipe.pos % KTRACE_TRIGGER_FIRINGS];
 	copy = *f;
-	/* The copy before the check: pairs with the smp_wmb() of the writer. */
+	/*
+	 * The copy before the check: pairs with the full barrier of the
+	 * cmpxchg by which a later logger claims the slot before it writes.
+	 */
 	smp_rmb();
-	ktrace_pipe.pos++;
-	if (READ_ONCE(f->seq) != seq) {
+	WRITE_ONCE(ktrace_pipe.pos, ktrace_pipe.pos + 1);
+	if (READ_ONCE(f->state) != st) {
 		seq_buf_puts(&ktrace_pipe.buf, "# 1 firings lost\n");
 		return true;
 	}
@@ -353,11 +481,19 @@ static bool ktrace_pipe_next(void)
 /**
  * ktrace_trigger_pipe_ready() - tell whether a firing waits for a reader
  *
- * Return: true if trigger_pipe has a line to read (or one being written).
+ * Exactly when a non-blocking read would not fail with -EAGAIN (but for
+ * the firings logged meanwhile): a firing still being written is not
+ * ready, and its logger wakes the readers once it is.
+ *
+ * Return: true if trigger_pipe has a line to read.
  */
 bool ktrace_trigger_pipe_ready(void)
 {
-	return atomic_long_read(&ktrace_firings_head) != READ_ONCE(ktrace_pipe.pos);
+	unsigned long st;
+
+	return ktrace_firing_ready(READ_ONCE(ktrace_pipe.pos),
+				   atomic_long_read(&ktrace_firings_head),
+				   &st) != KTRACE_FIRING_NONE;
 }
 
 /**
@@ -398,13 +534,12 @@ ssize_t ktrace_trigger_pipe_read(char __user *ubuf, size_t cnt, bool nonblock)
 				break;
 			}
 			mutex_unlock(&ktrace_pipe.lock);
-			/* A slot being written: wait a tick for it. */
-			if (ktrace_trigger_pipe_ready())
-				ret = schedule_timeout_interruptible(1) ? -EINTR : 0;
-			else
-				ret = wait_event_interruptible(ktrace_pipe_wait,
-							       ktrace_trigger_pipe_ready());
-			if (ret || signal_pending(current))
+			/*
+			 * Every logger queues the irq_work that wakes us once
+			 * its slot is published or marked lost.
+			 */
+			if (wait_event_interruptible(ktrace_pipe_wait,
+						     ktrace_trigger_pipe_ready()))
 				return -EINTR;
 			if (mutex_lock_interruptible(&ktrace_pipe.lock))
 				return -EINTR;

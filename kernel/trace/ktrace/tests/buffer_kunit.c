@@ -511,6 +511,64 @@ static void buffer_nested_clock_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->clock[3], base + 300);
 }
 
+/* The second nested writer of buffer_nested_stores_test(). */
+static void nested_between_stores(struct ktrace_buf *buf)
+{
+	nested_t->clock = nested_clock - 50;
+	put(nested_t, 6000, 1);
+	put(nested_t, 6001, 1);
+}
+
+/* Nest a writer after the cmpxchg, then arm the hook for the stores. */
+static void nested_then_between_stores(struct ktrace_buf *buf)
+{
+	nested_writer(buf);
+	buf->nested_hook = nested_between_stores;
+}
+
+/*
+ * A writer interrupted after its cmpxchg by a nested writer that completes
+ * (and leaves its clock and end in the buffer's bookkeeping), then again
+ * between its own stores of the clock and of the end by a second nested
+ * writer, whose clock stepped back below the first nested writer's (the
+ * fast CLOCK_MONOTONIC accessor across an update).  The second nested
+ * writer must not take the interrupted writer's older clock for that of
+ * the record before its own: it writes a timestamp record, and every
+ * record decodes to exactly the clock written, none 2^27 units late.
+ */
+static void buffer_nested_stores_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct decoded *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	u64 base = 5ULL << KTRACE_CLOCK_BITS;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	t->clock = base + 100;
+	KUNIT_ASSERT_EQ(test, put(t, 1, 0), 0);
+	nested_t = t;
+	nested_count = 1;
+	nested_clock = base + 299;		/* put() adds 1 */
+	t->buf->nested_hook = nested_then_between_stores;
+	t->clock = base + 120;
+	KUNIT_ASSERT_EQ(test, put(t, 2, 0), 0);
+	KUNIT_EXPECT_NULL(test, t->buf->nested_hook);
+	t->clock = base + 400;
+	KUNIT_ASSERT_EQ(test, put(t, 3, 0), 0);
+	flush(t);
+	decode_slot(test, t, 0, d);
+	KUNIT_ASSERT_EQ(test, d->nr, 6);
+	KUNIT_EXPECT_EQ(test, d->payload[1], 2);
+	KUNIT_EXPECT_EQ(test, d->clock[1], base + 120);
+	KUNIT_EXPECT_EQ(test, d->payload[2], 5000);
+	KUNIT_EXPECT_EQ(test, d->clock[2], base + 300);
+	KUNIT_EXPECT_EQ(test, d->payload[3], 6000);
+	KUNIT_EXPECT_EQ(test, d->clock[3], base + 250);
+	KUNIT_EXPECT_EQ(test, d->payload[4], 6001);
+	KUNIT_EXPECT_EQ(test, d->clock[4], base + 251);
+	KUNIT_EXPECT_EQ(test, d->payload[5], 3);
+	KUNIT_EXPECT_EQ(test, d->clock[5], base + 400);
+}
+
 /*
  * The clock steps back (ktime_get_mono_fast_ns() across an update, a
  * nested writer's earlier read): the record keeps the previous record's
@@ -585,8 +643,12 @@ static void buffer_too_big_test(struct kunit *test)
 
 /*
  * After ktrace_buf_clock_changed() the next record comes with a timestamp
- * record, even when the clock went back (a new clock source), so that it
- * decodes to the new clock's value; the records after it need none.
+ * record, so that it decodes on its own whatever the clock did meanwhile
+ * (a new start, the switch from the TSC to tsc-mono); the records after it
+ * need none.  And the recorded clock still never goes back: a new clock
+ * that starts behind the last record (tsc-mono continues from the TSC of
+ * the CPU that switched, which may lag behind this buffer's) is recorded
+ * as that last value until it catches up.
  */
 static void buffer_clock_change_test(struct kunit *test)
 {
@@ -604,17 +666,27 @@ static void buffer_clock_change_test(struct kunit *test)
 	t->clock = 400;
 	KUNIT_ASSERT_EQ(test, put(t, 3, 0), 0);
 	KUNIT_ASSERT_EQ(test, put(t, 4, 7), 0);
+	t->clock = 1 << KTRACE_CLOCK_BITS;
+	KUNIT_ASSERT_EQ(test, put(t, 5, 0), 0);
 	ktrace_buf_stats(t->buf, &st);
-	KUNIT_EXPECT_EQ(test, st.timestamps, 2);
-	KUNIT_EXPECT_EQ(test, st.bytes, 4 * 8 + sizeof(struct ktrace_timestamp));
+	KUNIT_EXPECT_EQ(test, st.timestamps, 3);
+	KUNIT_EXPECT_EQ(test, st.bytes, 5 * 8 + 2 * sizeof(struct ktrace_timestamp));
+
+	ktrace_buf_clock_changed(t->buf);
+	t->clock += 3;
+	KUNIT_ASSERT_EQ(test, put(t, 6, 0), 0);
+	ktrace_buf_stats(t->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.timestamps, 4);
 
 	flush(t);
 	decode_slot(test, t, 0, d);
-	KUNIT_ASSERT_EQ(test, d->nr, 4);
+	KUNIT_ASSERT_EQ(test, d->nr, 6);
 	KUNIT_EXPECT_EQ(test, d->clock[0], 1005);
 	KUNIT_EXPECT_EQ(test, d->clock[1], 1010);
-	KUNIT_EXPECT_EQ(test, d->clock[2], 400);
-	KUNIT_EXPECT_EQ(test, d->clock[3], 407);
+	KUNIT_EXPECT_EQ(test, d->clock[2], 1010);
+	KUNIT_EXPECT_EQ(test, d->clock[3], 1010);
+	KUNIT_EXPECT_EQ(test, d->clock[4], 1 << KTRACE_CLOCK_BITS);
+	KUNIT_EXPECT_EQ(test, d->clock[5], (1 << KTRACE_CLOCK_BITS) + 3);
 	KUNIT_EXPECT_EQ(test, d->payload[2], 3);
 }
 
@@ -702,6 +774,7 @@ static struct kunit_case ktrace_buffer_cases[] = {
 	KUNIT_CASE(buffer_clock_back_test),
 	KUNIT_CASE(buffer_nested_collect_test),
 	KUNIT_CASE(buffer_nested_clock_test),
+	KUNIT_CASE(buffer_nested_stores_test),
 	KUNIT_CASE(buffer_overwrite_pending_test),
 	KUNIT_CASE(buffer_too_big_test),
 	KUNIT_CASE(buffer_clock_change_test),

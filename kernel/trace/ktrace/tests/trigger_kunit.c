@@ -19,9 +19,11 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/mman.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timer.h>
+#include <linux/uaccess.h>
 
 #include "ktrace_internal.h"
 #include "latency.h"
@@ -383,6 +385,96 @@ static void frozen_writes_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ktrace_get_state(), KTRACE_STATE_STOPPED);
 }
 
+/* The trigger of trigger_log_test(), and the firings its hook makes. */
+static struct ktrace_trigger *log_trigger;
+
+static void log_fire(u64 value)
+{
+	char reason[32];
+	struct ktrace_trigger_cause c = { .value = value, .reason = reason };
+
+	snprintf(reason, sizeof(reason), "kunit %llu", value);
+	ktrace_trigger_fire(log_trigger, &c);
+}
+
+/* A whole ring of firings while the first logger is between claim and publish. */
+static void log_nested(void)
+{
+	unsigned int i;
+
+	for (i = 1; i <= KTRACE_TRIGGER_FIRINGS; i++)
+		log_fire(i);
+}
+
+/*
+ * A logger of a firing preempted (or interrupted) halfway through writing
+ * its slot of the trigger_pipe ring, while the ring fills up and the
+ * newest firing comes back to that slot: two loggers must never share it.
+ * A reader gets every firing whole (no line mixes two), or a count of the
+ * lost ones, in order, never goes back, and a non-blocking read fails
+ * with EAGAIN only when poll() would not say readable.
+ */
+static void trigger_log_test(struct kunit *test)
+{
+	unsigned long ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+					   MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	char *text = kunit_kzalloc(test, PAGE_SIZE + 1, GFP_KERNEL);
+	unsigned long long value, reason, lost, last = 0;
+	unsigned int i, lines = 0, firings = 0, nr_lost = 0;
+	char *p, *nl, *v;
+	bool ready;
+	int got;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_LT_MSG(test, ubuf, (unsigned long)TASK_SIZE, "no user memory");
+	log_trigger = new_trigger(test, "user action=mark");
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	/* What earlier tests left. */
+	while (ktrace_trigger_pipe_read((char __user *)ubuf, PAGE_SIZE, true) > 0)
+		;
+	ktrace_trigger_log_hook = log_nested;
+	log_fire(0);
+	KUNIT_EXPECT_NULL(test, ktrace_trigger_log_hook);
+
+	for (i = 0; i < 200; i++) {
+		ready = ktrace_trigger_pipe_ready();
+		n = ktrace_trigger_pipe_read((char __user *)ubuf, PAGE_SIZE, true);
+		if (n <= 0) {
+			KUNIT_EXPECT_EQ(test, n, -EAGAIN);
+			KUNIT_EXPECT_FALSE_MSG(test, ready, "EAGAIN, poll() readable, line %u",
+					       lines);
+			break;
+		}
+		KUNIT_ASSERT_EQ(test, copy_from_user(text, (char __user *)ubuf, n), 0);
+		text[n] = '\0';
+		for (p = text; (nl = strchr(p, '\n')); p = nl + 1) {
+			*nl = '\0';
+			lines++;
+			if (sscanf(p, "# %llu firings lost", &lost) == 1) {
+				nr_lost += lost;
+				continue;
+			}
+			v = strstr(p, " value=");
+			KUNIT_ASSERT_NOT_NULL_MSG(test, v, "line %s", p);
+			got = sscanf(v, " value=%llu reason=\"kunit %llu", &value, &reason);
+			KUNIT_ASSERT_EQ_MSG(test, got, 2, "line %s", p);
+			KUNIT_EXPECT_EQ_MSG(test, value, reason, "a line of two firings: %s", p);
+			if (firings)
+				KUNIT_EXPECT_GT_MSG(test, value, last, "went back: %s", p);
+			last = value;
+			firings++;
+		}
+		KUNIT_EXPECT_EQ(test, *p, '\0');
+	}
+	KUNIT_EXPECT_LT(test, i, 200);
+	KUNIT_EXPECT_FALSE(test, ktrace_trigger_pipe_ready());
+	/* The ring keeps the newest: at most one of them lost with the slot. */
+	KUNIT_EXPECT_EQ(test, firings + nr_lost, KTRACE_TRIGGER_FIRINGS + 1);
+	KUNIT_EXPECT_GE(test, firings, KTRACE_TRIGGER_FIRINGS - 1);
+	kunit_info(test, "%u lines: %u firings, %u lost\n", lines, firings, nr_lost);
+}
+
 /* Until @state, 2 s at most. */
 static bool wait_state(enum ktrace_state state)
 {
@@ -515,6 +607,7 @@ static struct kunit_suite trigger_suite = {
 };
 
 static struct kunit_case trigger_tracer_cases[] = {
+	KUNIT_CASE(trigger_log_test),
 	KUNIT_CASE(frozen_writes_test),
 	KUNIT_CASE(stop_across_traces_test),
 	KUNIT_CASE(lat_scan_timer_test),
