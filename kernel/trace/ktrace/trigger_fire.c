@@ -478,6 +478,24 @@ static bool ktrace_pipe_next(void)
 	return true;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * ktrace_trigger_pipe_drain() - consume every firing logged so far
+ *
+ * For tests that fire triggers: what they fired is not left for the first
+ * reader of trigger_pipe, as if a reader had read it.
+ */
+void ktrace_trigger_pipe_drain(void)
+{
+	mutex_lock(&ktrace_pipe.lock);
+	WRITE_ONCE(ktrace_pipe.pos, atomic_long_read(&ktrace_firings_head));
+	seq_buf_init(&ktrace_pipe.buf, ktrace_pipe.line, sizeof(ktrace_pipe.line));
+	ktrace_pipe.done = 0;
+	mutex_unlock(&ktrace_pipe.lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_pipe_drain);
+#endif
+
 /**
  * ktrace_trigger_pipe_ready() - tell whether a firing waits for a reader
  *

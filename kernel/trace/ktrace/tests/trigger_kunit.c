@@ -338,10 +338,21 @@ static int tracer_init(struct kunit *test)
 	return 0;
 }
 
+/*
+ * Leave ktrace as the test found it, a reader of the system would see
+ * nothing of it: stopped, no buffers (a mode change frees them: no event
+ * of the test unread, nothing "unsaved"), no firing left in trigger_pipe.
+ */
 static void tracer_exit(struct kunit *test)
 {
-	if (test->priv)
-		ktrace_set_enabled(false);
+	enum ktrace_trace_mode mode = ktrace_get_mode();
+
+	if (!test->priv)
+		return;
+	ktrace_set_enabled(false);
+	ktrace_set_mode(mode == KTRACE_TRACE_DROP ? KTRACE_TRACE_OVERWRITE : KTRACE_TRACE_DROP);
+	ktrace_set_mode(mode);
+	ktrace_trigger_pipe_drain();
 }
 
 /*
