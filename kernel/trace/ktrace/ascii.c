@@ -725,10 +725,12 @@ static unsigned long ascii_count(const void *copy, size_t size, u64 since)
 static unsigned int dump_fault_at;
 module_param(dump_fault_at, uint, 0400);
 
-/* A real fault, as a bug in the dump would cause: a NULL store. */
+/* A real fault, as a bug in the dump would cause: a store through NULL. */
+static int *ascii_dump_fault_ptr;
+
 static noinline void ascii_dump_fault(void)
 {
-	*(volatile int *)NULL = 1;
+	WRITE_ONCE(*ascii_dump_fault_ptr, 1);
 }
 #endif
 

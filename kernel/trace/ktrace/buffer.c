@@ -689,6 +689,7 @@ void ktrace_buf_set_cpu_dying(struct ktrace_buf *buf, bool dying)
 {
 	WRITE_ONCE(buf->cpu_dying, dying);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_set_cpu_dying);
 
 /**
  * ktrace_buf_sync() - deliver every completed subbuffer
@@ -705,7 +706,6 @@ void ktrace_buf_sync(struct ktrace_buf *buf)
 	ktrace_deliver(buf);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_sync);
-EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_set_cpu_dying);
 
 /**
  * ktrace_buf_stats() - read a buffer's counters

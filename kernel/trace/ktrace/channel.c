@@ -364,7 +364,7 @@ void ktrace_channel_info(unsigned int ch, struct ktrace_meta_channel *mch)
 
 /* This CPU's buffer of channel @c, or NULL; with the hotplug lock held. */
 static struct ktrace_buf *ktrace_this_cpu_buf(struct ktrace_channel *c,
-					     unsigned int cpu)
+					      unsigned int cpu)
 {
 	/* Read once: ktrace_channel_free() may clear it meanwhile. */
 	struct ktrace_buf * __percpu *bufs = READ_ONCE(c->bufs);

@@ -750,6 +750,8 @@ int main(int argc, char **argv)
 		goto usage;
 	return stress(seconds, overwrite);
 usage:
-	fprintf(stderr, "usage: harness stress [-s SECONDS] [-m drop|overwrite] | harness reader-race [-s SECONDS] | harness bench\n");
+	fprintf(stderr, "usage: harness stress [-s SECONDS] [-m drop|overwrite]\n"
+		"       harness reader-race [-s SECONDS]\n"
+		"       harness bench\n");
 	return 2;
 }

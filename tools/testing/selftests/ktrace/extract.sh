@@ -79,7 +79,8 @@ keep "kept 1"
 check "the trigger kept the trace: unsaved 1" "$(unsaved)" 1
 "$BIN" record -o "$TMP/r.dat" -- true >"$TMP/out" 2>&1
 check "record refuses to discard it: exit 1, names ktrace extract, no file" \
-	"$?/$(grep -c "save it with 'ktrace extract" "$TMP/out")/$(ls "$TMP" | grep -c '^r\.dat')" "1/1/0"
+	"$?/$(grep -c "save it with 'ktrace extract" "$TMP/out")/$(ls "$TMP" | grep -c '^r\.dat')" \
+	"1/1/0"
 check "refusing changed nothing: still unsaved, the trigger still armed" \
 	"$(unsaved)/$(grep -c '^user .* fired=1' "$KT/triggers")" "1/1"
 "$BIN" extract -o "$TMP/k.dat" >"$TMP/out" 2>&1

@@ -99,7 +99,8 @@ check "every IRQ of /proc/interrupts is dumped with its handler's name" \
 for d in /sys/class/block/*; do
 	echo "$(cat "$d/dev") $(($(cat "$d/size") >> 11)) ${d##*/}"
 done | sort >"$TMP/sys_bdevs"
-sd blockdev | awk '{ print substr($5, 5), substr($6, 10), substr($7, 6) }' | tr -d '"' | sort >"$TMP/sd_bdevs"
+sd blockdev | awk '{ print substr($5, 5), substr($6, 10), substr($7, 6) }' | tr -d '"' |
+	sort >"$TMP/sd_bdevs"
 check "block devices and their sizes match /sys/class/block" \
 	"$(diff "$TMP/sys_bdevs" "$TMP/sd_bdevs" | grep -c '^[<>]')" 0
 for d in /sys/class/net/*; do
