@@ -97,6 +97,8 @@ static DEFINE_MUTEX(ktrace_read_mutex);
 
 /* Nesting depth of writers on this CPU: task, softirq, hardirq, NMI. */
 static DEFINE_PER_CPU(unsigned int, ktrace_nesting);
+/* Set on a CPU while the metadata is written there, the gate still shut. */
+DEFINE_PER_CPU(bool, ktrace_gate_bypass);
 #define KTRACE_MAX_NESTING	5
 
 const char *ktrace_channel_name(unsigned int ch)
@@ -809,8 +811,11 @@ static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch)
 {
 	struct ktrace_buf * __percpu *bufs;
 
-	/* Pairs with smp_store_release() in ktrace_start_writers(). */
-	if (!smp_load_acquire(&ktrace_tracing))
+	/*
+	 * Pairs with smp_store_release() in ktrace_start_writers().  While
+	 * the gate is shut, only a metadata writer passes, on its CPU.
+	 */
+	if (!smp_load_acquire(&ktrace_tracing) && !this_cpu_read(ktrace_gate_bypass))
 		return NULL;
 	bufs = READ_ONCE(ktrace_channels[ch].bufs);
 	/* Pairs with smp_store_release() in ktrace_channel_add_cpu(). */

@@ -69,10 +69,18 @@ static void ktrace_clock_watch(struct work_struct *work);
 /* While tracing on the TSC: checks once a second that it is still trusted. */
 static DECLARE_DELAYED_WORK(ktrace_clock_work, ktrace_clock_watch);
 
-/* Start the writers: a new reference instant, then the metadata. */
+/*
+ * Start the writers: a new reference instant, the metadata, then the gate.
+ * The metadata goes in first, through the gate closed to everyone else
+ * (ktrace_metadata_write()): a trigger that freezes the trace meanwhile
+ * cannot cut it short, and a decoder finds it before any event.
+ */
 static void ktrace_start_writers(void)
 {
 	ktrace_clock_set_ref();
+	/* A start a trigger froze already writes nothing: no metadata lost. */
+	if (!READ_ONCE(ktrace_frozen))
+		ktrace_metadata_write();
 	/*
 	 * A trigger freezing the trace between this read and the store below
 	 * (while the clock watcher restarts the writers) leaves a few more
@@ -84,7 +92,6 @@ static void ktrace_start_writers(void)
 	 * in ktrace_begin().
 	 */
 	smp_store_release(&ktrace_tracing, !READ_ONCE(ktrace_frozen));
-	ktrace_metadata_write();
 	if (static_branch_likely(&ktrace_clock_tsc))
 		schedule_delayed_work(&ktrace_clock_work, HZ);
 }

@@ -495,10 +495,13 @@ static int ktrace_meta_to_trace(struct ktrace_meta_writer *w, u8 type,
 /**
  * ktrace_metadata_write() - describe the trace in the low-rate channel
  *
- * Called with ktrace_mutex held, tracing on.  A record that does not fit
- * (the low-rate channel full in drop mode, a write refused) is counted in
- * the stats file and warned about; the decoder sees fewer records than
- * struct ktrace_meta_trace announces.
+ * Called with ktrace_mutex held, at a start before the writers' gate
+ * opens: the records pass the gate on this CPU only
+ * (ktrace_gate_bypass), so that a trigger freezing the trace meanwhile
+ * cannot cut them short.  A record that does not fit (the low-rate
+ * channel full in drop mode, a write refused) is counted in the stats
+ * file and warned about; the decoder sees fewer records than struct
+ * ktrace_meta_trace announces.
  *
  * Return: the number of records that were not written.
  */
@@ -507,16 +510,17 @@ unsigned int ktrace_metadata_write(void)
 	struct ktrace_meta_writer w = { .write = ktrace_meta_to_trace };
 
 	lockdep_assert_held(&ktrace_mutex);
-	/* A start frozen by a trigger writes nothing: no metadata is lost. */
-	if (!READ_ONCE(ktrace_tracing))
-		return 0;
 	/*
 	 * On one CPU: a decoder reads an event's field and enum records after
-	 * it, so they must all be in one stream, in order.
+	 * it, so they must all be in one stream, in order.  Preemption off:
+	 * the gate's bypass is this CPU's, for this writer (and what
+	 * interrupts it) only.
 	 */
-	migrate_disable();
+	preempt_disable();
+	this_cpu_write(ktrace_gate_bypass, true);
 	__ktrace_metadata_write(&w);
-	migrate_enable();
+	this_cpu_write(ktrace_gate_bypass, false);
+	preempt_enable();
 	WRITE_ONCE(ktrace_meta_stats.records, w.written + w.failed);
 	WRITE_ONCE(ktrace_meta_stats.failed, w.failed);
 	if (w.failed) {

@@ -330,10 +330,20 @@ static struct ktrace_trigger *new_trigger(struct kunit *test, const char *spec)
 }
 
 /* The tests start and stop the tracer: not while a trace of the user runs. */
+/* The mode the tests found, put back at their exit. */
+static enum ktrace_trace_mode tracer_found_mode;
+
+/*
+ * Overwrite mode: the tests start traces again and again without reading
+ * them, and in a mode that drops, the low-rate channel would fill and
+ * refuse a later start's metadata (and say so in the kernel log).
+ */
 static int tracer_init(struct kunit *test)
 {
 	if (ktrace_is_running())
 		kunit_skip(test, "a trace is running");
+	tracer_found_mode = ktrace_get_mode();
+	KUNIT_ASSERT_EQ(test, ktrace_set_mode(KTRACE_TRACE_OVERWRITE), 0);
 	test->priv = test;
 	return 0;
 }
@@ -345,7 +355,7 @@ static int tracer_init(struct kunit *test)
  */
 static void tracer_exit(struct kunit *test)
 {
-	enum ktrace_trace_mode mode = ktrace_get_mode();
+	enum ktrace_trace_mode mode = tracer_found_mode;
 
 	if (!test->priv)
 		return;
