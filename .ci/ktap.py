@@ -66,9 +66,11 @@ def parse(prefix, text):
         if blk.plan is not None and blk.plan != len(blk.results):
             leaves.append(('FAIL', '(plan: %d tests, %d results)'
                            % (blk.plan, len(blk.results))))
-        # A test's own results (a KUnit suite, a kselftest script) have a
-        # plan, first or last; none means it ended before its last line.
-        if blk.depth == 1 and blk.plan is None and blk.results:
+        # A test's own results (a KUnit suite, a kselftest script, a host
+        # test's file) have a plan, first or last; none means it ended
+        # before its last line.  (KUnit's parameterised cases, deeper,
+        # may have none.)
+        if blk.depth <= 1 and blk.plan is None and blk.results:
             leaves.append(('FAIL', '(no plan: ended early?)'))
         return leaves
 

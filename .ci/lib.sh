@@ -71,8 +71,11 @@ maintainer_email() {
 # An upstream diff as it applies: its @MAINTAINER@ is the maintainer
 # (replaced as text, as .ci/series.py does).
 diff_text() {
+	local name email
+	name=$(maintainer_name) || exit 1
+	email=$(maintainer_email) || exit 1
 	python3 -c 'import sys; sys.stdout.write(open(sys.argv[1]).read().replace("@MAINTAINER@", sys.argv[2]))' \
-		"$TOP/patches/$1" "$(maintainer_name) <$(maintainer_email)>"
+		"$TOP/patches/$1" "$name <$email>"
 }
 
 # console_clean DIR: the guest's console (DIR/console.log) holds no splat.

@@ -79,6 +79,7 @@ ok "the M: line stays @MAINTAINER@ on the branch" grep -qx 'M:	@MAINTAINER@' <(e
 ok "refresh writes the derived files" s refresh
 ok "verify then passes" s verify
 ok "the final files are unchanged" test -z "$(git -C "$repo" status --short -- kernel)"
+git -C "$repo" commit -q -m refresh
 
 # The worked example: a field added to struct ev in patch 1, used by the
 # patch that decodes it (p3), carried with fixups.
@@ -123,4 +124,14 @@ ok "... naming it" grep -q '^patches/grow/add-d.diff: differs from what refresh 
 git -C "$repo" checkout -q -- patches
 printf 'x\n' >"$edit/kernel/kt/b.c"
 ok "refresh refuses uncommitted changes" not s refresh
+e checkout -q -- kernel/kt/b.c
+# Work that landed in the repository after the cut: refresh would revert it.
+printf 'int e;\n' >>"$repo/kernel/kt/c.c"
+git -C "$repo" commit -q -a -m 'newer work'
+s refresh >"$tmp/err" 2>&1
+ok "refresh refuses a repository that moved since the cut, saying so" \
+	grep -q 'the repository changed since .ci/series edit' "$tmp/err"
+ok "... and leaves the newer work alone" grep -qx 'int e;' "$repo/kernel/kt/c.c"
+printf 'int f;\n' >>"$repo/kernel/kt/c.c"
+ok "edit refuses uncommitted changes in the repository" not s edit --force
 done_tests

@@ -27,6 +27,7 @@
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
 #include <linux/pid.h>
+#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_buf.h>
@@ -749,12 +750,14 @@ static noinline void ascii_dump_fault(void)
  * Only the current trace's events are printed, not what earlier ones left
  * in the buffers.  Touches the NMI watchdog per line, as ftrace_dump()
  * does: a slow serial console can take seconds.  Stops after
- * %ASCII_DUMP_MAX_LINES lines or %ASCII_DUMP_MAX_S seconds, saying so.
+ * %ASCII_DUMP_MAX_LINES lines, half the printk ring (log_buf_len_get():
+ * the oops and the panic message before the dump stay in it, for the
+ * console flush and kmsg_dump()), or %ASCII_DUMP_MAX_S seconds, saying so.
  */
 void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 {
 	unsigned int ch, cpu;
-	unsigned long lines = 0;
+	unsigned long lines = 0, bytes = 0;
 	u64 mono, start = local_clock();
 
 	a->dump = true;
@@ -784,9 +787,11 @@ void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last)
 	}
 	pr_emerg("ktrace: the last %u events per CPU and channel:\n", last);
 	while (ascii_next_line(a)) {
-		if (lines == ASCII_DUMP_MAX_LINES ||
+		/* Half the printk ring at most: the oops before it stays there. */
+		bytes += seq_buf_used(&a->line);
+		if (lines == ASCII_DUMP_MAX_LINES || bytes > log_buf_len_get() / 2 ||
 		    local_clock() - start > ASCII_DUMP_MAX_S * NSEC_PER_SEC) {
-			pr_emerg("ktrace: dump cut after %lu events (%u lines, %u s at most)\n",
+			pr_emerg("ktrace: dump cut after %lu events (%u lines, half the log buffer, %u s at most)\n",
 				 lines, ASCII_DUMP_MAX_LINES, ASCII_DUMP_MAX_S);
 			break;
 		}

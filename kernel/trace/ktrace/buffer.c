@@ -107,10 +107,11 @@ static __always_inline void ktrace_buf_commit_bytes(struct ktrace_buf *buf,
 	smp_wmb();
 	/*
 	 * Not on a dying CPU: an irq_work queued after the CPU's last
-	 * irq_work_run() (CPUHP_AP_SMPCFD_DYING) would never run, and
-	 * ktrace_buf_sync() would wait for it forever.  The flag is this
-	 * CPU's own (ktrace_buf_set_cpu_dying()); a completed subbuffer it
-	 * holds back is delivered by the next delivery or ktrace_buf_sync().
+	 * irq_work_run() (CPUHP_AP_SMPCFD_DYING; on PREEMPT_RT, once
+	 * irq_workd is parked) would never run, and ktrace_buf_sync() would
+	 * wait for it forever.  The flag is this CPU's own
+	 * (ktrace_buf_set_cpu_dying()); a completed subbuffer it holds back
+	 * is delivered by the next delivery or ktrace_buf_sync().
 	 */
 	if (!(local_add_return(bytes, &buf->commit[slot]) & sb_mask) &&
 	    likely(!READ_ONCE(buf->cpu_dying)))
@@ -463,6 +464,7 @@ int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max)
 	unsigned long nr = 1UL << buf->nr_shift;
 	struct ktrace_subbuf_header *h = dst;
 	long s = atomic_long_read(&buf->rpos);
+	unsigned long events;
 	bool valid;
 	size_t len;
 
@@ -486,6 +488,12 @@ int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max)
 	smp_rmb();
 	if (local_read(&buf->offset) > (s + nr) << buf->sb_shift)
 		return -EAGAIN;
+	/*
+	 * Its event count before the cmpxchg: only the writer's collect of s
+	 * zeroes it (overwrite mode), and that writer claims s first, which
+	 * fails the cmpxchg below.  After it, the writer may be there already.
+	 */
+	events = local_read(ktrace_sb_events(buf, s));
 	/* Fully ordered; fails if the writer claimed s, having reused it. */
 	if (!atomic_long_try_cmpxchg(&buf->rpos, &s, s + 1))
 		return -EAGAIN;
@@ -496,11 +504,9 @@ int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max)
 	 * that wrote into relay's mapping can cause that.  The subbuffer is
 	 * consumed, its events lost unread: counted with the overwritten
 	 * ones (ktrace_buf_stats()), so that events = read + dropped +
-	 * overwritten still holds.  Its count is stable: the writer has not
-	 * reused slot s, or the cmpxchg above would have failed.
+	 * overwritten still holds.
 	 */
-	WRITE_ONCE(buf->corrupt_lost,
-		   buf->corrupt_lost + local_read(ktrace_sb_events(buf, s)));
+	WRITE_ONCE(buf->corrupt_lost, buf->corrupt_lost + events);
 	return -EBADMSG;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_read);
@@ -681,9 +687,9 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);
 /**
  * ktrace_buf_set_cpu_dying() - stop or resume queueing deliveries
  * @buf: the buffer
- * @dying: true on buf->cpu in its offline callback, after its last flush
- *	(anything queued before runs in CPUHP_AP_SMPCFD_DYING's
- *	irq_work_run()); false on buf->cpu in its online callback
+ * @dying: true on buf->cpu in its offline callback, before its last flush
+ *	(which ktrace_buf_sync() then delivers); false on buf->cpu in its
+ *	online callback
  */
 void ktrace_buf_set_cpu_dying(struct ktrace_buf *buf, bool dying)
 {

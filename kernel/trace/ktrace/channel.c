@@ -97,8 +97,6 @@ static DEFINE_MUTEX(ktrace_read_mutex);
 
 /* Nesting depth of writers on this CPU: task, softirq, hardirq, NMI. */
 static DEFINE_PER_CPU(unsigned int, ktrace_nesting);
-/* Set on a CPU while the metadata is written there, the gate still shut. */
-DEFINE_PER_CPU(bool, ktrace_gate_bypass);
 #define KTRACE_MAX_NESTING	5
 
 const char *ktrace_channel_name(unsigned int ch)
@@ -226,21 +224,12 @@ static int ktrace_channel_alloc(unsigned int ch)
 	c->overwrite = ktrace_channel_overwrites(ch, ktrace_channels_mode);
 	/* Hotplug callbacks look at c->bufs: only complete channels for them. */
 	cpus_read_lock();
-	/*
-	 * relay allocates its pages with plain GFP_KERNEL: a size the memory
-	 * cannot hold fails here with -ENOMEM, as ring_buffer.c does, rather
-	 * than waking the OOM killer; and should it wake anyway (another task
-	 * allocating meanwhile), the task that asked for the size goes first.
-	 */
-	if ((c->size >> PAGE_SHIFT) * num_online_cpus() > si_mem_available()) {
-		ret = -ENOMEM;
-		goto unlock;
-	}
 	c->bufs = alloc_percpu(struct ktrace_buf *);
 	if (!c->bufs) {
 		ret = -ENOMEM;
 		goto unlock;
 	}
+	/* Should relay's allocations wake the OOM killer, this task goes first. */
 	if (!(current->flags & PF_KTHREAD))
 		set_current_oom_origin();
 	c->rchan = relay_open(dir ? "cpu" : NULL, dir, sb_size, c->size / sb_size,
@@ -294,11 +283,24 @@ unlock:
  */
 int ktrace_channels_alloc(size_t high_size)
 {
+	unsigned long pages = 0;
 	unsigned int ch;
 	int ret;
 
 	lockdep_assert_held(&ktrace_mutex);
 	ktrace_channels[KTRACE_CHANNEL_HIGH].size = high_size;
+	/*
+	 * relay allocates its pages with plain GFP_KERNEL: sizes the memory
+	 * cannot hold, all channels together, fail here with -ENOMEM, as
+	 * ring_buffer.c does, rather than waking the OOM killer; should it
+	 * wake anyway (another task allocating meanwhile), the task that
+	 * asked for the size goes first (ktrace_channel_alloc()).
+	 */
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
+		if (!ktrace_channels[ch].bufs)
+			pages += (ktrace_channels[ch].size >> PAGE_SHIFT) * num_online_cpus();
+	if (pages > si_mem_available())
+		return -ENOMEM;
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 		if (ktrace_channels[ch].bufs)
 			continue;
@@ -399,6 +401,19 @@ static void ktrace_cpu_set_dying(unsigned int cpu, bool dying)
 	}
 }
 
+/* On @cpu, going offline: deliver what it completed, in process context. */
+static void ktrace_cpu_deliver(unsigned int cpu)
+{
+	unsigned int ch;
+
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_buf *buf = ktrace_this_cpu_buf(&ktrace_channels[ch], cpu);
+
+		if (buf)
+			ktrace_buf_sync(buf);
+	}
+}
+
 /* fn on every CPU's buffer of every allocated channel; hotplug held off. */
 static void ktrace_channels_apply(void (*fn)(struct ktrace_buf *))
 {
@@ -481,17 +496,20 @@ static int ktrace_cpu_online(unsigned int cpu)
 }
 
 /*
- * A CPU goes offline: on it, close its subbuffers (their delivery runs
- * before the CPU dies, in CPUHP_AP_SMPCFD_DYING's irq_work_run() at the
- * latest), then stop queueing deliveries there: what it completes from
- * now on waits for ktrace_buf_sync() or its next life.
+ * A CPU goes offline: on it (the hotplug thread, bound to it), stop
+ * queueing deliveries there, close its subbuffers and deliver them here
+ * and now, after any delivery queued before (which still runs: the
+ * irq_work interrupt, or irq_workd on PREEMPT_RT, is not parked yet).
+ * Nothing is queued that would be stranded on the dead CPU; what it
+ * completes from now on waits for ktrace_buf_sync() or its next life.
  */
 static int ktrace_cpu_offline(unsigned int cpu)
 {
+	ktrace_cpu_set_dying(cpu, true);
 	preempt_disable();
 	ktrace_flush_cpu(NULL);
-	ktrace_cpu_set_dying(cpu, true);
 	preempt_enable();
+	ktrace_cpu_deliver(cpu);
 	return 0;
 }
 
@@ -805,17 +823,23 @@ bool ktrace_channels_drained(void)
 	mutex_unlock(&ktrace_read_mutex);
 	return drained;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_channels_drained);
 
-/* This CPU's buffer of @ch if tracing, else NULL; preemption disabled. */
-static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch)
+/*
+ * This CPU's buffer of @ch if tracing, else NULL; preemption disabled.
+ * @meta: the metadata writer, which passes the gate while it is still
+ * shut, at a start (ktrace_write_meta()); a constant, so free elsewhere.
+ */
+static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch,
+							     bool meta)
 {
 	struct ktrace_buf * __percpu *bufs;
 
 	/*
-	 * Pairs with smp_store_release() in ktrace_start_writers().  While
-	 * the gate is shut, only a metadata writer passes, on its CPU.
+	 * Pairs with smp_store_release() in ktrace_start_writers().  The
+	 * metadata writer set the buffers up itself, under ktrace_mutex.
 	 */
-	if (!smp_load_acquire(&ktrace_tracing) && !this_cpu_read(ktrace_gate_bypass))
+	if (!meta && !smp_load_acquire(&ktrace_tracing))
 		return NULL;
 	bufs = READ_ONCE(ktrace_channels[ch].bufs);
 	/* Pairs with smp_store_release() in ktrace_channel_add_cpu(). */
@@ -828,13 +852,13 @@ static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch)
  * recursion beyond the four contexts refused.
  */
 static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
-					struct ktrace_ctx *ctx)
+					struct ktrace_ctx *ctx, bool meta)
 {
 	struct ktrace_buf *buf;
 	int ret = -EAGAIN;
 
 	preempt_disable_notrace();
-	buf = ktrace_writer_buf(ch);
+	buf = ktrace_writer_buf(ch, meta);
 	if (!buf)
 		goto out;
 	/*
@@ -887,7 +911,7 @@ int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload)
 	struct ktrace_ctx ctx;
 	int ret;
 
-	ret = ktrace_begin(ch, sizeof(struct ktrace_compact), &ctx);
+	ret = ktrace_begin(ch, sizeof(struct ktrace_compact), &ctx, false);
 	if (ret)
 		return ret;
 	ktrace_put_compact(ctx.data, id, ctx.clock, payload);
@@ -914,6 +938,38 @@ int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 	return ktrace_write_expanded2(ch, major, minor, NULL, 0, data, len);
 }
 
+/* ktrace_write_expanded2(), and for the metadata writer (@meta). */
+static __always_inline int __ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
+						    const void *head, u16 hlen,
+						    const void *data, u16 len, bool meta)
+{
+	struct ktrace_ctx ctx;
+	void *p;
+	int ret;
+
+	if (unlikely(hlen + len > KTRACE_EXPANDED_MAX)) {
+		struct ktrace_buf *buf;
+
+		preempt_disable_notrace();
+		buf = ktrace_writer_buf(ch, meta);
+		if (buf) {
+			local_inc(&buf->events);
+			local_inc(&buf->dropped);
+		}
+		preempt_enable_notrace();
+		return -E2BIG;
+	}
+	ret = ktrace_begin(ch, KTRACE_EXPANDED_SIZE(hlen + len), &ctx, meta);
+	if (ret)
+		return ret;
+	ktrace_put_expanded(ctx.data, ctx.clock, major, minor, hlen + len);
+	p = ctx.data + sizeof(struct ktrace_expanded);
+	memcpy(p, head, hlen);
+	memcpy(p + hlen, data, len);
+	ktrace_end(&ctx);
+	return 0;
+}
+
 /**
  * ktrace_write_expanded2() - write an expanded event in two parts
  * @ch: enum ktrace_channel_id
@@ -933,29 +989,24 @@ int ktrace_write_expanded(unsigned int ch, u8 major, u8 minor,
 int ktrace_write_expanded2(unsigned int ch, u8 major, u8 minor,
 			   const void *head, u16 hlen, const void *data, u16 len)
 {
-	struct ktrace_ctx ctx;
-	void *p;
-	int ret;
+	return __ktrace_write_expanded2(ch, major, minor, head, hlen, data, len, false);
+}
 
-	if (unlikely(hlen + len > KTRACE_EXPANDED_MAX)) {
-		struct ktrace_buf *buf;
-
-		preempt_disable_notrace();
-		buf = ktrace_writer_buf(ch);
-		if (buf) {
-			local_inc(&buf->events);
-			local_inc(&buf->dropped);
-		}
-		preempt_enable_notrace();
-		return -E2BIG;
-	}
-	ret = ktrace_begin(ch, KTRACE_EXPANDED_SIZE(hlen + len), &ctx);
-	if (ret)
-		return ret;
-	ktrace_put_expanded(ctx.data, ctx.clock, major, minor, hlen + len);
-	p = ctx.data + sizeof(struct ktrace_expanded);
-	memcpy(p, head, hlen);
-	memcpy(p + hlen, data, len);
-	ktrace_end(&ctx);
-	return 0;
+/**
+ * ktrace_write_meta() - write a metadata record at a start
+ * @type: the record's type, its minor under %KTRACE_META_MAJOR
+ * @rec: the record
+ * @len: its length
+ *
+ * With ktrace_mutex held, before the writers' gate opens
+ * (ktrace_start_writers()): the metadata passes the gate alone, so that a
+ * trigger freezing the trace meanwhile cannot cut it short.
+ *
+ * Return: as ktrace_write_expanded().
+ */
+int ktrace_write_meta(u8 type, const void *rec, u16 len)
+{
+	lockdep_assert_held(&ktrace_mutex);
+	return __ktrace_write_expanded2(KTRACE_CHANNEL_LOW, KTRACE_META_MAJOR, type,
+					NULL, 0, rec, len, true);
 }

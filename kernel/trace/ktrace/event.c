@@ -488,17 +488,15 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_metadata_write_to);
 static int ktrace_meta_to_trace(struct ktrace_meta_writer *w, u8 type,
 				const void *rec, u16 len)
 {
-	return ktrace_write_expanded(KTRACE_CHANNEL_LOW, KTRACE_META_MAJOR, type,
-				    rec, len);
+	return ktrace_write_meta(type, rec, len);
 }
 
 /**
  * ktrace_metadata_write() - describe the trace in the low-rate channel
  *
  * Called with ktrace_mutex held, at a start before the writers' gate
- * opens: the records pass the gate on this CPU only
- * (ktrace_gate_bypass), so that a trigger freezing the trace meanwhile
- * cannot cut them short.  A record that does not fit (the low-rate
+ * opens: the records pass it alone (ktrace_write_meta()), so that a
+ * trigger freezing the trace meanwhile cannot cut them short.  A record that does not fit (the low-rate
  * channel full in drop mode, a write refused) is counted in the stats
  * file and warned about; the decoder sees fewer records than struct
  * ktrace_meta_trace announces.
@@ -512,15 +510,11 @@ unsigned int ktrace_metadata_write(void)
 	lockdep_assert_held(&ktrace_mutex);
 	/*
 	 * On one CPU: a decoder reads an event's field and enum records after
-	 * it, so they must all be in one stream, in order.  Preemption off:
-	 * the gate's bypass is this CPU's, for this writer (and what
-	 * interrupts it) only.
+	 * it, so they must all be in one stream, in order.
 	 */
-	preempt_disable();
-	this_cpu_write(ktrace_gate_bypass, true);
+	migrate_disable();
 	__ktrace_metadata_write(&w);
-	this_cpu_write(ktrace_gate_bypass, false);
-	preempt_enable();
+	migrate_enable();
 	WRITE_ONCE(ktrace_meta_stats.records, w.written + w.failed);
 	WRITE_ONCE(ktrace_meta_stats.failed, w.failed);
 	if (w.failed) {

@@ -36,7 +36,7 @@ void ktrace_channels_set_mode(enum ktrace_trace_mode mode);
 void ktrace_channels_free(void);
 void ktrace_channels_flush(void);
 bool ktrace_channels_drained(void);
-DECLARE_PER_CPU(bool, ktrace_gate_bypass);
+int ktrace_write_meta(u8 type, const void *rec, u16 len);
 bool ktrace_channel_stats(unsigned int ch, unsigned int cpu,
 			  struct ktrace_buf_stats *st);
 const char *ktrace_channel_name(unsigned int ch);

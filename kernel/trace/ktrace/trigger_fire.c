@@ -25,8 +25,10 @@
 #define pr_fmt(fmt) "ktrace: " fmt
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
+#include <linux/smp.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -386,7 +388,15 @@ int ktrace_trigger_fire(struct ktrace_trigger *t,
 		atomic_set(&ktrace_stop_requested, 1);
 	}
 	ktrace_trigger_log(rec, len, now);
-	irq_work_queue(&ktrace_trigger_irq_work);
+	/*
+	 * Not from a CPU going offline, past its last irq_work_run(): the
+	 * work would stay pending there and every later queue fail.  The
+	 * firing is logged and the trace frozen all the same; its stop and
+	 * the readers' wakeup wait for the next firing on a live CPU (or a
+	 * write to enable).
+	 */
+	if (likely(cpu_online(raw_smp_processor_id())))
+		irq_work_queue(&ktrace_trigger_irq_work);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_fire);
@@ -513,6 +523,7 @@ bool ktrace_trigger_pipe_ready(void)
 				   atomic_long_read(&ktrace_firings_head),
 				   &st) != KTRACE_FIRING_NONE;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_pipe_ready);
 
 /**
  * ktrace_trigger_pipe_waitq() - where trigger_pipe readers wait

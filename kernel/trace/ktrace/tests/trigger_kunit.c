@@ -340,8 +340,11 @@ static enum ktrace_trace_mode tracer_found_mode;
  */
 static int tracer_init(struct kunit *test)
 {
+	/* Never at the cost of a trace someone may still want. */
 	if (ktrace_is_running())
 		kunit_skip(test, "a trace is running");
+	if (!ktrace_channels_drained() || ktrace_trigger_pipe_ready())
+		kunit_skip(test, "the buffers or trigger_pipe hold something unread");
 	tracer_found_mode = ktrace_get_mode();
 	KUNIT_ASSERT_EQ(test, ktrace_set_mode(KTRACE_TRACE_OVERWRITE), 0);
 	test->priv = test;
