@@ -1342,6 +1342,13 @@ static bool trace_unsaved(const char *dir)
 	return unsaved;
 }
 
+static void unsaved_refused(struct recorder *r)
+{
+	fprintf(stderr,
+		"ktrace record: a trigger kept a trace nobody has read yet (\"unsaved 1\" in %s/stats): save it with 'ktrace extract -o FILE' first, or discard it with --force\n",
+		r->dir);
+}
+
 /*
  * Check everything before changing anything, then create the file and
  * catch the signals: -1 to go on, or record's exit status.
@@ -1358,11 +1365,12 @@ static int rec_check(struct rec_args *a, int argc, char **argv)
 			a->old_enable ? "mode" : "enable", strerror(errno));
 		return 1;
 	}
-	/* The history of a bug is never discarded unasked: nothing changed. */
+	/*
+	 * The history of a bug is never discarded unasked: nothing changed.
+	 * (rec_change() asks again once tracing is stopped.)
+	 */
 	if (!a->force && trace_unsaved(r->dir)) {
-		fprintf(stderr,
-			"ktrace record: a trigger kept a trace nobody has read yet (\"unsaved 1\" in %s/stats): save it with 'ktrace extract -o FILE' first, or discard it with --force\n",
-			r->dir);
+		unsaved_refused(r);
 		return 1;
 	}
 	for (tok = a->events; tok && *tok;
@@ -1431,6 +1439,11 @@ static int rec_change(struct rec_args *a)
 	if ((trace_state(r->dir) != KT_STOPPED || strcmp(a->old_enable, "0")) &&
 	    change(r, s, "enable", "0"))
 		return -1;
+	/* A trigger that fired since rec_check(): stopped now, it stays unread. */
+	if (!a->force && trace_unsaved(r->dir)) {
+		unsaved_refused(r);
+		return -1;
+	}
 	if (a->mode && strcmp(a->mode, a->cur_mode) && change(r, s, "mode", a->mode))
 		return -1;
 	/* The mode now, stopped: the flight-recorder or streaming decision. */
