@@ -16,31 +16,15 @@ noid() { (cd "$repo" && HOME="$tmp/home" GIT_CONFIG_NOSYSTEM=1 OUT="$tmp/out-dir
 prep() { noid bash .ci/prepare; }
 
 # The fake base and a fake repository using the real driver.
-mkdir -p "$tmp/base/kernel" "$tmp/base/fs"
-printf 'obj-y += a.o\n' >"$tmp/base/kernel/Makefile"
+repo=$tmp/repo
+fake_base_and_repo ""
+mkdir -p "$tmp/base/fs"
 printf 'int a;\n' >"$tmp/base/kernel/a.c"
 printf 'obj-y += b/\n' >"$tmp/base/fs/Makefile"
-printf 'KT\nM:\tsomeone\n' >"$tmp/base/MAINTAINERS"
-repo=$tmp/repo
 mkdir -p "$repo/patches" "$repo/kernel/ktrace"
-cp -r "$ci" "$repo/.ci"
-git -C "$repo" init -q
 printf 'int k;\n' >"$repo/kernel/ktrace/core.c"
 printf 'int o;\n' >"$repo/kernel/ktrace/old.c"
-cat >"$repo/patches/k.diff" <<'D'
---- a/kernel/Makefile
-+++ b/kernel/Makefile
-@@ -1 +1,2 @@
- obj-y += a.o
-+obj-y += ktrace/
---- a/MAINTAINERS
-+++ b/MAINTAINERS
-@@ -1,2 +1,3 @@
- KT
- M:	someone
-+M:	@MAINTAINER@
-D
-printf 'k.diff\n' >"$repo/patches/series"
+fake_upstream_diff 'obj-y += ktrace/'
 
 echo "KTAP version 1"
 ok "first prepare succeeds" prep

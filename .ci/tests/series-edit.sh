@@ -21,16 +21,10 @@ builds() {	# every commit of the edit branch compiles its C files
 	e rebase -q --exec 'for f in $(git ls-files "kernel/kt/*.c"); do gcc -c -o /dev/null "$f" || exit 1; done' ktrace-base
 }
 
-mkdir -p "$tmp/base/kernel"
-printf 'obj-y += a.o\n' >"$tmp/base/kernel/Makefile"
-printf 'KT\nM:\tsomeone\n' >"$tmp/base/MAINTAINERS"
 repo=$tmp/repo
+fake_base_and_repo "Ann Maintainer <ann@example.org>"
 mkdir -p "$repo/patches/split" "$repo/patches/msg" "$repo/patches/cover" \
 	"$repo/patches/grow" "$repo/kernel/kt"
-cp -r "$ci" "$repo/.ci"
-git -C "$repo" init -q
-git -C "$repo" config user.name "Ann Maintainer"
-git -C "$repo" config user.email "ann@example.org"
 cat >"$repo/kernel/kt/Makefile" <<'M'
 obj-y += a.o b.o c.o
 M
@@ -38,20 +32,7 @@ printf 'struct ev {\n\tint pid;\n};\n' >"$repo/kernel/kt/ev.h"
 printf '#include "ev.h"\nint a(struct ev *e) { return e->pid; }\n' >"$repo/kernel/kt/a.c"
 printf '#include "ev.h"\nint b(struct ev *e) { return e->pid + 1; }\n' >"$repo/kernel/kt/b.c"
 printf '#include "ev.h"\nint c(struct ev *e) { return e->pid; }\n' >"$repo/kernel/kt/c.c"
-cat >"$repo/patches/k.diff" <<'D'
---- a/kernel/Makefile
-+++ b/kernel/Makefile
-@@ -1 +1,2 @@
- obj-y += a.o
-+obj-y += kt/
---- a/MAINTAINERS
-+++ b/MAINTAINERS
-@@ -1,2 +1,3 @@
- KT
- M:	someone
-+M:	@MAINTAINER@
-D
-printf 'k.diff\n' >"$repo/patches/series"
+fake_upstream_diff 'obj-y += kt/'
 printf 'p1.txt\tkernel/kt/Makefile kernel/kt/ev.h kernel/kt/a.c k.diff\np2.txt\tkernel/kt/b.c\n' \
 	>"$repo/patches/split/1-kernel"
 printf 'p3.txt\tkernel/kt/c.c\n' >"$repo/patches/split/2-tools"

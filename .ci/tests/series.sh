@@ -19,16 +19,10 @@ lacks() {	# lacks N PATH REGEX: PATH exists at patch N, without REGEX
 	t=$(at "$1" "$2") && ! grep -q "$3" <<<"$t"
 }
 
-mkdir -p "$tmp/base/kernel"
-printf 'obj-y += a.o\n' >"$tmp/base/kernel/Makefile"
-printf 'KT\nM:\tsomeone\n' >"$tmp/base/MAINTAINERS"
 repo=$tmp/repo
+fake_base_and_repo "Ann Maintainer <ann@example.org>"
 mkdir -p "$repo/patches/split" "$repo/patches/msg" "$repo/patches/cover" \
 	"$repo/patches/grow" "$repo/kernel/kt" "$repo/tools/kt"
-cp -r "$ci" "$repo/.ci"
-git -C "$repo" init -q
-git -C "$repo" config user.name "Ann Maintainer"
-git -C "$repo" config user.email "ann@example.org"
 cat >"$repo/kernel/kt/Makefile" <<'M'
 # SPDX-License-Identifier: GPL-2.0
 ccflags-y += -I$(src)/..
@@ -50,20 +44,7 @@ printf 'int c;\n' >"$repo/kernel/kt/c.c"
 mkdir -p "$repo/kernel/kt/tests"
 printf 'int t;\n' >"$repo/kernel/kt/tests/t.c"
 printf 'int tool;\n' >"$repo/tools/kt/tool.c"
-cat >"$repo/patches/k.diff" <<'D'
---- a/kernel/Makefile
-+++ b/kernel/Makefile
-@@ -1 +1,2 @@
- obj-y += a.o
-+obj-$(CONFIG_KT) += kt/
---- a/MAINTAINERS
-+++ b/MAINTAINERS
-@@ -1,2 +1,3 @@
- KT
- M:	someone
-+M:	@MAINTAINER@
-D
-printf 'k.diff\n' >"$repo/patches/series"
+fake_upstream_diff 'obj-$(CONFIG_KT) += kt/'
 cat >"$repo/patches/grow/p3.diff" <<'G'
 --- a/kernel/kt/a.c
 +++ b/kernel/kt/a.c
