@@ -67,7 +67,7 @@ static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void 
 	struct ktrace_trigger *t;
 
 	if (atomic_inc_return(&running) != 1) {
-		pr_emerg("ktrace: panic during the panic dump: no second dump\n");
+		pr_emerg("panic during the panic dump: no second dump\n");
 		return NOTIFY_DONE;
 	}
 	rcu_read_lock();
