@@ -830,8 +830,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_channels_drained);
  * @meta: the metadata writer, which passes the gate while it is still
  * shut, at a start (ktrace_write_meta()); a constant, so free elsewhere.
  */
-static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch,
-							     bool meta)
+static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch, bool meta)
 {
 	struct ktrace_buf * __percpu *bufs;
 

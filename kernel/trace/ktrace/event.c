@@ -496,10 +496,10 @@ static int ktrace_meta_to_trace(struct ktrace_meta_writer *w, u8 type,
  *
  * Called with ktrace_mutex held, at a start before the writers' gate
  * opens: the records pass it alone (ktrace_write_meta()), so that a
- * trigger freezing the trace meanwhile cannot cut them short.  A record that does not fit (the low-rate
- * channel full in drop mode, a write refused) is counted in the stats
- * file and warned about; the decoder sees fewer records than struct
- * ktrace_meta_trace announces.
+ * trigger freezing the trace meanwhile cannot cut them short.  A record
+ * that does not fit (the low-rate channel full in drop mode, a write
+ * refused) is counted in the stats file and warned about; the decoder
+ * sees fewer records than struct ktrace_meta_trace announces.
  *
  * Return: the number of records that were not written.
  */

@@ -38,7 +38,8 @@ sleep "$SECS"
 rm -f "$TMP/run"
 # Every loop ends: a hang in hotplug or a control file shows here.
 i=0
-while [ "$i" -lt 60 ] && [ "$(ls "$TMP" | grep -c -e hotplug -e control -e marks -e reader)" -lt 4 ]; do
+ended() { ls "$TMP" | grep -c -e hotplug -e control -e marks -e reader; }
+while [ "$i" -lt 60 ] && [ "$(ended)" -lt 4 ]; do
 	sleep 1
 	i=$((i + 1))
 done
