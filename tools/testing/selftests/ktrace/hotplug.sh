@@ -10,11 +10,7 @@
 . "$(dirname "$0")"/lib.sh
 
 ktrace_setup
-ON=/sys/devices/system/cpu/cpu1/online
-if [ ! -w "$ON" ]; then
-	ktap_skip_all "no CPU 1 that can go offline"
-	exit "$KSFT_SKIP"
-fi
+need_cpu1_hotplug
 
 TMP=$(mktemp -d)
 trap 'echo 1 >"$ON"; rm -rf "$TMP"' EXIT

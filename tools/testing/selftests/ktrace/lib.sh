@@ -71,6 +71,16 @@ ktrace_setup() {
 	echo 1 >"$KT/events/ktrace/enable"
 }
 
+# need_cpu1_hotplug: ON is CPU 1's online file; skip the whole test
+# unless it can go offline.
+need_cpu1_hotplug() {
+	ON=/sys/devices/system/cpu/cpu1/online
+	if [ ! -w "$ON" ]; then
+		ktap_skip_all "no CPU 1 that can go offline"
+		exit "$KSFT_SKIP"
+	fi
+}
+
 # ktrace_tool: BIN is the ktrace tool (KTRACE_BIN, else the installed
 # one); skip the whole test without it.
 ktrace_tool() {
