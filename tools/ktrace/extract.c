@@ -27,7 +27,7 @@ static const char extract_help[] =
 	"trigger froze.\n"
 	"A trace still tracing is refused, unless --stop.\n"
 	"\n"
-	"  -o, --output FILE        the trace file (default ktrace.dat)\n"
+	"  -o, --output FILE        the trace file (default ktrace.dat; - for stdout)\n"
 	"  -s, --stop               stop tracing first (echo 0 > enable)\n"
 	"      --no-kernel-addresses\n"
 	"                           save no kernel addresses at all (symbols\n"
@@ -85,7 +85,7 @@ int cmd_extract(int argc, char **argv)
 		goto out;
 	if (out_resolve(r))
 		goto out;
-	/* A signal ends extract, its temporary file removed. */
+	/* A signal ends extract (what it read of the streams kept). */
 	r->cut_by_signal = true;
 	catch_signals(false);
 	st = trace_state(r->dir);
@@ -117,7 +117,7 @@ int cmd_extract(int argc, char **argv)
 			r->dir);
 		goto out;
 	}
-	if (out_create(r) || out_finish(r, hide))
+	if (out_create(r) || out_finish(r, hide) || out_deliver(r))
 		goto out;
 	ret = 0;
 out:

@@ -17,8 +17,10 @@
  * once at the end: the file is then no larger than the buffers.
  *
  * Both write FILE.XXXXXX (0600) next to FILE and rename it over FILE at
- * the end, so that a failure leaves neither a partial file nor a
- * clobbered one; a device or fifo FILE is written to instead.
+ * the end, so that a failure never leaves a partial FILE nor a clobbered
+ * one; a device, fifo or pipe FILE is written to instead, last.  Stream
+ * data read out of the kernel is never destroyed: after a failure or a
+ * signal, the temporary file holding it is kept and named.
  */
 #include <dirent.h>
 #include <endian.h>
@@ -80,6 +82,10 @@ static bool handler_set[NR_HANDLED];
 /*
  * Catch SIGINT, SIGTERM, SIGHUP, SIGQUIT (and with @chld SIGCHLD), except
  * a signal ignored on entry (nohup, a background job): it stays ignored.
+ * SIGCHLD is caught even then: ignored, it would have the kernel reap
+ * COMMAND itself, and waitpid() would never see it end.  COMMAND gets the
+ * disposition back (uncatch_signals()), so it still starts with SIGCHLD
+ * ignored as its caller asked.
  */
 void catch_signals(bool chld)
 {
@@ -88,10 +94,12 @@ void catch_signals(bool chld)
 
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NR_HANDLED; i++) {
-		if (handled_signals[i] == SIGCHLD && !chld)
+		bool is_chld = handled_signals[i] == SIGCHLD;
+
+		if (is_chld && !chld)
 			continue;
 		if (sigaction(handled_signals[i], NULL, &old_actions[i]) ||
-		    old_actions[i].sa_handler == SIG_IGN)
+		    (old_actions[i].sa_handler == SIG_IGN && !is_chld))
 			continue;
 		handler_set[i] = !sigaction(handled_signals[i], &sa, NULL);
 	}
@@ -113,8 +121,18 @@ void ignore_sigpipe(void)
 	sigpipe_set = !sigaction(SIGPIPE, &sa, &old_sigpipe);
 }
 
-/* Put back the dispositions catch_signals() found (in COMMAND, before exec). */
-static void uncatch_signals(void)
+/* RLIMIT_NOFILE as record found it, before recorder_new() raised it. */
+static struct rlimit old_nofile;
+static bool nofile_raised;
+
+/*
+ * In COMMAND, before exec: put back what record changed for itself, so
+ * that COMMAND runs as it would without record: the dispositions
+ * catch_signals() and ignore_sigpipe() found, the RLIMIT_NOFILE
+ * recorder_new() raised, and the signal mask @mask (the one record had;
+ * the caller blocked the handled signals around fork()).
+ */
+static void child_restore(const sigset_t *mask)
 {
 	unsigned int i;
 
@@ -123,6 +141,9 @@ static void uncatch_signals(void)
 	for (i = 0; i < NR_HANDLED; i++)
 		if (handler_set[i])
 			sigaction(handled_signals[i], &old_actions[i], NULL);
+	if (nofile_raised)
+		setrlimit(RLIMIT_NOFILE, &old_nofile);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
 /* A whole small file, NUL-terminated; NULL if it cannot be read. */
@@ -252,12 +273,16 @@ enum kt_state wait_frozen(const char *dir)
 	return st;
 }
 
-/* Has a signal ended extract?  Said once; the caller removes its file. */
+/*
+ * Has a signal ended extract?  Said once; the caller fails, and
+ * out_discard() keeps what was read of the streams.
+ */
 bool cut(const struct recorder *r)
 {
 	if (!r->cut_by_signal || !sig_caught())
 		return false;
-	fprintf(stderr, "ktrace %s: %s: nothing saved\n", r->cmd, strsignal(sig_caught()));
+	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, strsignal(sig_caught()),
+		r->stream_bytes ? "stopped" : "nothing saved");
 	return true;
 }
 
@@ -277,32 +302,51 @@ static int section(struct recorder *r, unsigned int type, unsigned int ch,
 
 /*
  * Resolve the output, before anything is changed: a directory is refused;
- * a symlink stands for its target, the file replaced; a device or fifo is
- * written to (opened now, O_TRUNC), not replaced.  0, or -1 after saying why.
+ * a symlink stands for its target, the file replaced; a device, fifo or
+ * pipe is written to (opened now, O_TRUNC), not replaced; "-" is standard
+ * output.  0, or -1 after saying why.
  */
 int out_resolve(struct recorder *r)
 {
-	struct stat st;
+	struct stat st, so;
 	char *real;
 
+	if (!strcmp(r->out, "-")) {
+		r->out = "standard output";
+		r->direct = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (r->direct < 0) {
+			fprintf(stderr, "ktrace %s: standard output: %s\n", r->cmd,
+				strerror(errno));
+			return -1;
+		}
+		r->to_stdout = !fstat(r->direct, &st) && !S_ISCHR(st.st_mode);
+		return 0;
+	}
 	if (lstat(r->out, &st)) {
 		if (errno == ENOENT)
 			return 0;
 		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
 		return -1;
 	}
+	/*
+	 * A link to a file is resolved, to rename over its target.  A link
+	 * to a pipe or socket (/dev/stdout, /proc/self/fd/N) has no path to
+	 * resolve: what it leads to is opened and written to.
+	 */
 	if (S_ISLNK(st.st_mode)) {
-		real = realpath(r->out, NULL);
-		if (!real) {
+		if (stat(r->out, &st)) {
+			fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
+			return -1;
+		}
+		real = S_ISREG(st.st_mode) ? realpath(r->out, NULL) : NULL;
+		if (S_ISREG(st.st_mode) && !real) {
 			fprintf(stderr, "ktrace %s: %s: cannot resolve the link: %s\n", r->cmd,
 				r->out, strerror(errno));
 			return -1;
 		}
-		r->out_real = real;
-		r->out = real;
-		if (stat(r->out, &st)) {
-			fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
-			return -1;
+		if (real) {
+			r->out_real = real;
+			r->out = real;
 		}
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -316,6 +360,13 @@ int out_resolve(struct recorder *r)
 		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out, strerror(errno));
 		return -1;
 	}
+	/*
+	 * The trace on record's own output (a pipe, a file): COMMAND must not
+	 * write there too.  A device such as a terminal is left to it.
+	 */
+	r->to_stdout = !fstat(r->direct, &st) && !fstat(STDOUT_FILENO, &so) &&
+		       !S_ISCHR(st.st_mode) && st.st_dev == so.st_dev &&
+		       st.st_ino == so.st_ino;
 	return 0;
 }
 
@@ -363,13 +414,25 @@ int out_create(struct recorder *r)
 	return -1;
 }
 
-/* Drop the temporary file: nothing of a failed run is left. */
+/*
+ * The temporary file of a failed run.  It is removed if it holds nothing
+ * the kernel does not still have.  But the stream files consume: what was
+ * read of them is in this file only, and a failure or a signal after it
+ * (a full disk, a fifo reader gone, Ctrl-C) must not destroy it.  That
+ * file is kept, FILE left as it was, and its name printed.
+ */
 static void out_discard(struct recorder *r)
 {
 	if (r->f)
 		fclose(r->f);
 	r->f = NULL;
-	if (r->tmp)
+	if (r->tmp && r->complete)
+		fprintf(stderr, "ktrace %s: the whole trace is kept in %s\n", r->cmd, r->tmp);
+	else if (r->tmp && r->stream_bytes)
+		fprintf(stderr,
+			"ktrace %s: a partial trace is kept in %s: the %llu bytes of streams it holds were read out of the kernel\n",
+			r->cmd, r->tmp, r->stream_bytes);
+	else if (r->tmp)
 		unlink(r->tmp);
 	free(r->tmp);
 	r->tmp = NULL;
@@ -400,6 +463,13 @@ static int out_copy(struct recorder *r)
 		goto fail;
 	while ((n = read(fd, r->chunk, CHUNK)) > 0) {
 		for (done = 0; done < n; done += w) {
+			/* A signal ends a copy a reader blocks (or slows). */
+			if (sig_caught()) {
+				fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out,
+					strsignal(sig_caught()));
+				close(fd);
+				return -1;
+			}
 			w = write(r->direct, r->chunk + done, n - done);
 			if (w <= 0) {
 				if (w < 0 && errno == EINTR) {
@@ -706,17 +776,14 @@ int out_finish(struct recorder *r, bool hide)
 	r->f = NULL;
 	if (cut(r) || kt_symbols_save(r->tmp, hide) || cut(r) || out_sync(r))
 		goto fail;
-	if (r->direct >= 0) {
-		if (out_copy(r))
-			goto fail;
-		unlink(r->tmp);
-	} else if (rename(r->tmp, r->out)) {
-		/* The whole trace is there: keep it. */
-		fprintf(stderr, "ktrace %s: renaming %s to %s: %s: trace kept in %s\n", r->cmd,
-			r->tmp, r->out, strerror(errno), r->tmp);
-		free(r->tmp);
-		r->tmp = NULL;
-		return -1;
+	r->complete = true;
+	/* A device or fifo: out_deliver() copies it, once the settings are back. */
+	if (r->direct >= 0)
+		return 0;
+	if (rename(r->tmp, r->out)) {
+		fprintf(stderr, "ktrace %s: renaming %s to %s: %s\n", r->cmd, r->tmp, r->out,
+			strerror(errno));
+		goto fail;
 	}
 	free(r->tmp);
 	r->tmp = NULL;
@@ -728,16 +795,39 @@ fail:
 	return -1;
 }
 
+/*
+ * A device or fifo output: copy the finished trace to it.  This is last,
+ * after record put the settings back: a reader that does not read blocks
+ * the copy, never ktrace's configuration; a signal ends it.  0, or -1
+ * with the whole trace kept in its temporary file, said.
+ */
+int out_deliver(struct recorder *r)
+{
+	if (r->direct < 0 || !r->tmp)
+		return 0;
+	if (out_copy(r)) {
+		out_discard(r);
+		return -1;
+	}
+	unlink(r->tmp);
+	free(r->tmp);
+	r->tmp = NULL;
+	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s (%u streams)\n",
+		r->cmd, r->stream_bytes, r->out, r->nr_streams);
+	return 0;
+}
+
 struct recorder *recorder_new(const char *cmd)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	unsigned int ch, cpu;
 	struct rlimit rl;
 
-	/* Three stream files per CPU: as many files as allowed. */
+	/* Three stream files per CPU: as many files as allowed (not COMMAND). */
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		old_nofile = rl;
 		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		nofile_raised = !setrlimit(RLIMIT_NOFILE, &rl);
 	}
 
 	if (!r)
@@ -911,7 +1001,11 @@ static bool command_found(const char *cmd)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path; ; p = end + 1) {
 		end = strchrnul(p, ':');
-		snprintf(full, sizeof(full), "%.*s/%s", (int)(end - p), end == p ? "." : p, cmd);
+		/* An empty element is the current directory, as for execvp(). */
+		if (end == p)
+			snprintf(full, sizeof(full), "./%s", cmd);
+		else
+			snprintf(full, sizeof(full), "%.*s/%s", (int)(end - p), p, cmd);
 		if (!stat(full, &st) && S_ISREG(st.st_mode) && !access(full, X_OK))
 			return true;
 		if (!*end)
@@ -974,102 +1068,6 @@ static int save_events(struct recorder *r, struct saved *s)
 	return ret;
 }
 
-/* A number of digits only, within @min..@max; false otherwise. */
-static bool in_range(const char *s, size_t len, unsigned long long min,
-		     unsigned long long max, unsigned long long *v)
-{
-	if (!len || len > 19 || strspn(s, "0123456789") < len)
-		return false;
-	*v = strtoull(s, NULL, 10);
-	return *v >= min && *v <= max;
-}
-
-/*
- * Check a -t spec against the grammar of the triggers file (see
- * Documentation/trace/ktrace.rst, "Triggers"), as the kernel parses it:
- * KIND [OPTION=VALUE]...  Returns NULL if it is good, else why not.
- */
-static const char *trigger_check(const char *spec)
-{
-	static const char * const kinds[] = { "oom", "oops", "panic", "hung_task", "user" };
-	static const char * const lats[] = { "block", "wakeup", "syscall", "irq" };
-	static const struct { const char *unit; unsigned long long ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-	};
-	static const char * const opts[] = { "count", "delay", "action", "nr", "last" };
-	size_t len = strcspn(spec, " \t"), l;
-	bool lat_syscall = false, panic = false, seen[ARRAY_SIZE(opts)] = { false };
-	unsigned long long v;
-	const char *p, *eq;
-	unsigned int i, o;
-
-	if (!strncmp(spec, "latency:", 8)) {
-		const char *gt = memchr(spec, '>', len);
-
-		if (!gt)
-			return "a latency trigger needs a threshold: latency:KIND>T";
-		for (i = 0; i < ARRAY_SIZE(lats); i++)
-			if ((size_t)(gt - spec - 8) == strlen(lats[i]) &&
-			    !strncmp(spec + 8, lats[i], gt - spec - 8))
-				break;
-		if (i == ARRAY_SIZE(lats))
-			return "unknown latency kind: block, wakeup, syscall or irq";
-		lat_syscall = i == 2;
-		p = gt + 1;
-		l = strspn(p, "0123456789");
-		for (i = 0; i < ARRAY_SIZE(units); i++)
-			if ((size_t)(spec + len - p - l) == strlen(units[i].unit) &&
-			    !strncmp(p + l, units[i].unit, strlen(units[i].unit)))
-				break;
-		if (!l || i == ARRAY_SIZE(units))
-			return "bad threshold: a number and a unit, ns, us, ms or s";
-		if (l > 12 || !in_range(p, l, 0, 3600000000000ULL / units[i].ns, &v) ||
-		    v * units[i].ns < 1000)
-			return "threshold out of range: 1 us to 3600 s";
-	} else {
-		for (i = 0; i < ARRAY_SIZE(kinds); i++)
-			if (len == strlen(kinds[i]) && !strncmp(spec, kinds[i], len))
-				break;
-		if (i == ARRAY_SIZE(kinds))
-			return "unknown kind: oom, oops, panic, hung_task, user or latency:KIND>T";
-		panic = i == 2;
-	}
-	for (p = spec + len; *p; p += len) {
-		p += strspn(p, " \t");
-		len = strcspn(p, " \t");
-		if (!len)
-			break;
-		eq = memchr(p, '=', len);
-		if (!eq)
-			return "an option is OPTION=VALUE";
-		for (o = 0; o < ARRAY_SIZE(opts); o++)
-			if ((size_t)(eq - p) == strlen(opts[o]) && !strncmp(p, opts[o], eq - p))
-				break;
-		if (o == ARRAY_SIZE(opts))
-			return "unknown option: count, delay, action, nr or last";
-		if (seen[o])
-			return "an option given twice";
-		seen[o] = true;
-		l = p + len - eq - 1;
-		eq++;
-		if (o == 0 && !in_range(eq, l, 1, 1000000, &v))
-			return "count= out of range: 1 to 1000000";
-		if (o == 1 && !in_range(eq, l, 0, 600000, &v))
-			return "delay= out of range: 0 to 600000 (ms)";
-		if (o == 2 && !(l == 4 && (!strncmp(eq, "stop", 4) || !strncmp(eq, "mark", 4))))
-			return "action= is stop or mark";
-		if (o == 3 && !lat_syscall)
-			return "nr= is for latency:syscall only";
-		if (o == 3 && !in_range(eq, l, 0, 4095, &v))
-			return "nr= out of range: 0 to 4095";
-		if (o == 4 && !panic)
-			return "last= is for panic only";
-		if (o == 4 && !in_range(eq, l, 1, 100000, &v))
-			return "last= out of range: 1 to 100000";
-	}
-	return NULL;
-}
-
 static const char record_help[] =
 	"usage: ktrace record [-o FILE] [-e EVENT,...] [-m drop|overwrite|hybrid] [-b KB]\n"
 	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses] [--force]\n"
@@ -1084,7 +1082,7 @@ static const char record_help[] =
 	"the settings back; the trace is in the file.  It refuses to discard a\n"
 	"trace a trigger kept that nobody read yet: save it with ktrace extract.\n"
 	"\n"
-	"  -o, --output FILE    the trace file (default ktrace.dat)\n"
+	"  -o, --output FILE    the trace file (default ktrace.dat; - for stdout)\n"
 	"  -e, --event LIST     enable only these events: GROUP or GROUP/NAME,\n"
 	"                       comma-separated (default: leave the selection)\n"
 	"  -m, --mode MODE      drop, overwrite or hybrid (default: the current one)\n"
@@ -1197,18 +1195,30 @@ struct rec_args {
 	int status, tpipe;
 };
 
-/* -t SPEC: 0, -1 out of memory, or EXIT_USAGE after saying why. */
+/*
+ * -t SPEC: 0, -1 out of memory, or EXIT_USAGE after saying why.  The spec
+ * is the kernel's to judge (rec_change() writes it, and puts everything
+ * back if it is refused): record only needs its kind, to disarm it at the
+ * end and to refuse a second of one kind, which would replace the first.
+ */
 static int rec_add_trigger(struct rec_args *a, char *spec)
 {
 	char **nt = realloc(a->triggers, (a->nr_triggers + 1) * sizeof(*nt));
-	const char *why;
+	const char *why = NULL;
+	size_t len;
 	unsigned int i;
 
 	if (!nt)
 		return -1;
 	a->triggers = nt;
-	why = *spec == '!' || !trigger_kind_len(spec) ?
-	      "KIND [OPTION=VALUE]..." : trigger_check(spec);
+	/* White space around it, as the kernel strips it. */
+	spec += strspn(spec, " \t\n");
+	for (len = strlen(spec); len && strchr(" \t\n", spec[len - 1]); len--)
+		spec[len - 1] = '\0';
+	if (*spec == '!')
+		why = "record arms triggers; it disarms them itself";
+	else if (!trigger_kind_len(spec))
+		why = "KIND [OPTION=VALUE]...";
 	for (i = 0; !why && i < a->nr_triggers; i++)
 		if (trigger_kind_len(a->triggers[i]) == trigger_kind_len(spec) &&
 		    !strncmp(a->triggers[i], spec, trigger_kind_len(spec)))
@@ -1426,8 +1436,8 @@ static void rec_check_wait(struct recorder *r)
 /*
  * Change, saving what is changed: stop first, so that nothing fires or is
  * recorded meanwhile; then the mode, the size, the events, the triggers
- * (the kernel is the authority on a spec: if it refuses one that passed
- * trigger_check(), everything is put back).  0, or -1.
+ * (the kernel is the only judge of a spec: if it refuses one, everything
+ * is put back).  0, or -1.
  */
 static int rec_change(struct rec_args *a)
 {
@@ -1479,8 +1489,12 @@ static int rec_change(struct rec_args *a)
 		if (!nd)
 			return -1;
 		s->disarm = nd;
-		if (ctl_write(r, "triggers", a->triggers[i]))
+		if (ctl_write(r, "triggers", a->triggers[i])) {
+			fprintf(stderr,
+				"ktrace record: the kernel refused the trigger '%s' (its grammar: Documentation/trace/ktrace.rst, \"Triggers\"): putting everything back\n",
+				a->triggers[i]);
 			return -1;
+		}
 		s->disarm[s->nr_disarm] = malloc(len + 2);
 		if (!s->disarm[s->nr_disarm])
 			return -1;
@@ -1536,13 +1550,30 @@ static int rec_start(struct rec_args *a, int argc, char **argv)
 	if (sig_caught())
 		return -1;
 	if (optind < argc) {
+		sigset_t block, mask;
+		unsigned int i;
+
+		/*
+		 * The handled signals are blocked across fork(): one arriving
+		 * in the child before it put the dispositions back would run
+		 * record's handler there and be lost to COMMAND (a Ctrl-C at
+		 * that moment would not end it).  Pending, it is delivered
+		 * once COMMAND's mask is set, with COMMAND's disposition.
+		 */
+		sigemptyset(&block);
+		for (i = 0; i < NR_HANDLED; i++)
+			sigaddset(&block, handled_signals[i]);
+		sigprocmask(SIG_BLOCK, &block, &mask);
 		a->child = fork();
 		if (a->child == 0) {
-			uncatch_signals();
+			child_restore(&mask);
+			if (r->to_stdout)	/* the trace's own: COMMAND's output to stderr */
+				dup2(STDERR_FILENO, STDOUT_FILENO);
 			execvp(argv[optind], argv + optind);
 			fprintf(stderr, "ktrace record: %s: %s\n", argv[optind], strerror(errno));
 			_exit(EXIT_NOCMD);
 		}
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		if (a->child < 0) {
 			fprintf(stderr, "ktrace record: fork: %s\n", strerror(errno));
 			return 1;
@@ -1661,7 +1692,17 @@ fail:
 	if (sig_caught() && a.child < 0)
 		ret = 128 + sig_caught();	/* during the setup */
 restore:
+	/* A failed recording does not wait for COMMAND without limit. */
+	if (ret && a.child > 0) {
+		fprintf(stderr, "ktrace record: ending %s (SIGTERM) as recording failed\n",
+			argv[optind]);
+		end_child(a.child, &a.status);
+		a.child = 0;
+	}
 	if (changed && restore(a.r, &a.s))
+		ret = 1;
+	/* The settings are back: a fifo's reader may now take its time. */
+	if (!ret && out_deliver(a.r))
 		ret = 1;
 	while (a.child > 0 && waitpid(a.child, &a.status, 0) < 0 && errno == EINTR)
 		;

@@ -20,7 +20,9 @@ struct recorder {
 	char *out_real;			/* the target of a symlink -o, allocated */
 	bool cut_by_signal;		/* extract: a signal ends it, no file */
 	int direct;			/* -o of a device or fifo: written, not replaced */
+	bool to_stdout;			/* direct is record's stdout: not COMMAND's */
 	char *tmp;			/* being written; renamed to out at the end */
+	bool complete;			/* tmp holds the whole trace */
 	FILE *f;
 	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
 	unsigned int nr_cpus;
@@ -53,8 +55,12 @@ int out_create(struct recorder *r);
 int open_streams(struct recorder *r);
 /* The counters of the stats file, to compare after reading. */
 char *stats_counters(const char *dir);
-/* Read the streams, add the text sections and put the file in place. */
+/*
+ * Read the streams, add the text sections and put the file in place (a
+ * device or fifo: out_deliver() then copies it).
+ */
 int out_finish(struct recorder *r, bool hide);
+int out_deliver(struct recorder *r);
 struct recorder *recorder_new(const char *cmd);
 void recorder_free(struct recorder *r);
 

@@ -118,6 +118,20 @@ check "record put ktrace back: the trigger it armed disarmed, hybrid mode, stopp
 "$BIN" record -o "$TMP/x.dat" -t 'latency:block>50ms' -- sh -c 'exit 3' >/dev/null 2>&1
 check "record exits with COMMAND's status, its latency trigger disarmed" \
 	"$?/$(grep -c '^latency:block' "$KT/triggers")" 3/0
+# The kernel judges a -t spec, not a copy of its grammar in the tool:
+# thirteen digits, which that copy refused, are armed as the kernel reads
+# them; a spec the kernel refuses is named, and everything is put back.
+"$BIN" record -o "$TMP/x.dat" -t 'latency:block>0000000000050ms' -- \
+	sh -c 'grep "^latency:block" "$1/triggers" >"$2"' sh "$KT" "$TMP/armed" >/dev/null 2>&1
+check "record -t 'latency:block>0000000000050ms': exit 0, armed as the kernel reads it" \
+	"$?/$(cut -d' ' -f1 "$TMP/armed")/$(grep -c '^latency:block' "$KT/triggers")" \
+	"0/latency:block>50ms/0"
+before="$(cat "$KT/mode" "$KT/buffer_size_kb" "$KT/enable" "$KT/triggers")"
+"$BIN" record -o "$TMP/r.dat" -m drop -b 32 -t 'oom colour=red' -- true >"$TMP/rout" 2>&1
+check "record -t 'oom colour=red': the kernel refuses it: exit 1, named, nothing changed" \
+	"$?/$(grep -c "the kernel refused the trigger 'oom colour=red'" "$TMP/rout")/$(
+	   [ "$(cat "$KT/mode" "$KT/buffer_size_kb" "$KT/enable" "$KT/triggers")" = "$before" ] &&
+	   [ ! -e "$TMP/r.dat" ] && echo same)" "1/1/same"
 
 # Block requests: one 4 KiB direct write at sector 800 of nullb0, decoded
 # from the file as the ascii pipe decodes it: the 8-byte request events
