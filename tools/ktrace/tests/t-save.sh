@@ -128,9 +128,9 @@ ok "extract: the stats saved are those after the stop work" \
 mkdir "$fd/high/cpu2"
 KTRACE_DIR=$fd check "extract: a stream read error is exit 1, with the file" 1 '' \
 	"high/cpu2: Is a directory" -- extract -o "$tmp/sv-y.dat"
-part=$(sed -n 's/.*a partial trace is kept in \([^:]*\): the \([0-9]*\) bytes of streams.*/\1 \2/p' \
+part=$(sed -n 's/.*a partial trace is kept in \([^:]*\): the \([0-9]*\) bytes .*/\1 \2/p' \
 	"$tmp/err")
-ok "extract: after a failure the old file is intact, the $(echo $part | cut -d' ' -f2) bytes read kept" \
+ok "extract: after a failure the old file is intact, the ${part#* } bytes read kept" \
 	"$("$bin" report "$tmp/sv-y.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
 	   [ "$(ls "$tmp"/sv-y.dat.* 2>/dev/null)" = "${part% *}" ] &&
 	   [ "${part#* }" = "$(cat "$fd/high/cpu1" | wc -c)" ] &&
@@ -548,7 +548,8 @@ sh "$tmp/vals.sh" "$fd" >"$tmp/rb.after"
 ok "record: a failure while recording ends COMMAND (exit $st in $took s)" \
 	"$([ $st -eq 1 ] && [ $took -lt 10 ] && ! kill -0 "$(cat "$tmp/cmd.pid")" 2>/dev/null &&
 	   grep -q 'high/cpu3: Too many levels of symbolic links' "$tmp/err" &&
-	   grep -q 'ending sh (SIGTERM) as recording failed' "$tmp/err"; echo $?)" "$(cat "$tmp/err")"
+	   grep -q 'ending sh (SIGTERM) as recording failed' "$tmp/err"; echo $?)" \
+	"$(cat "$tmp/err")"
 ok "record: after that failure the settings are back, the streams read kept, no FILE" \
 	"$(cmp -s "$tmp/rb.before" "$tmp/rb.after" && [ ! -e "$tmp/sv-f.dat" ] &&
 	   grep -q "a partial trace is kept in $tmp/sv-f.dat\.[A-Za-z0-9]\{6\}: the $left bytes" \
