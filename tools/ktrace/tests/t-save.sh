@@ -38,6 +38,18 @@ fake() {
 	echo X >"$1/events/enable"
 }
 
+# stop_job PID SIG TENTHS: send SIG to the background job PID, wait up to
+# TENTHS tenths of a second for its end, then SIGKILL it.  Sets st to its
+# exit status and i to the tenths waited.
+stop_job() {
+	kill -"$2" "$1"
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt "$3" ]; do sleep 0.1; i=$((i + 1)); done
+	kill -0 "$1" 2>/dev/null && kill -KILL "$1"
+	wait "$1"
+	st=$?
+}
+
 # tree DIR: every file's path, mode, mtime and sha256, for "changed nothing".
 tree() {
 	(cd "$1" && find . -printf '%p %m %T@\n' | LC_ALL=C sort &&
@@ -394,12 +406,7 @@ sigtest() {
 	pid=$!
 	i=0
 	while [ ! -s "$tmp/cmd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -"$1" $pid
-	i=0
-	while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -0 $pid 2>/dev/null && kill -KILL $pid
-	wait $pid
-	st=$?
+	stop_job $pid "$1" 60
 	{ sh "$tmp/vals.sh" "$fd"; echo; } >"$tmp/sig.after"
 	ok "record: SIG$1 with COMMAND: ends in $((i / 10)).$((i % 10)) s, COMMAND gone, exit $st" \
 		"$([ $i -lt 30 ] && [ $st -eq 143 ] && ! kill -0 "$(cat "$tmp/cmd.pid")" 2>/dev/null
@@ -430,12 +437,7 @@ mkfifo "$fd/comms"
 KTRACE_DIR=$fd $sigint "$bin" extract -o "$tmp/sv-e.dat" >/dev/null 2>"$tmp/err" &
 pid=$!
 sleep 0.5
-kill -INT $pid
-i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-kill -0 $pid 2>/dev/null && kill -KILL $pid
-wait $pid
-st=$?
+stop_job $pid INT 30
 ok "extract: SIGINT: exit $st (130), no file, the streams read kept in the temporary one" \
 	"$([ $st -eq 130 ] && [ ! -e "$tmp/sv-e.dat" ] &&
 	   grep -q "a partial trace is kept in $tmp/sv-e.dat\.[A-Za-z0-9]\{6\}: the $left bytes" \
@@ -573,12 +575,7 @@ KTRACE_DIR=$fd $sigint "$bin" record -o "$tmp/fifo" -- true >/dev/null 2>"$tmp/e
 pid=$!
 exec 3<"$tmp/fifo"
 sleep 1.5
-kill -INT $pid
-i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-kill -0 $pid 2>/dev/null && kill -KILL $pid
-wait $pid
-st=$?
+stop_job $pid INT 50
 exec 3<&-
 kept=$(sed -n 's/.*the whole trace is kept in //p' "$tmp/err")
 ok "record -o FIFO nobody reads: SIGINT ends the copy (exit $st), the trace kept in $kept" \
