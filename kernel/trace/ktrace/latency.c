@@ -444,19 +444,62 @@ wakeup:
 	return on ? ret : 0;
 }
 
+/**
+ * ktrace_lat_sys_begin() - task @p enters system call @id
+ * @l: a latency:syscall matcher
+ * @p: the task (current, but for the tests)
+ * @id: the system call
+ * @now: trace clock
+ *
+ * A new entry restarts the pair: the previous one's exit was not seen.
+ * The tests call this and ktrace_lat_sys_end() where there are no system
+ * call tracepoints (UML).
+ */
+VISIBLE_IF_KUNIT __maybe_unused void
+ktrace_lat_sys_begin(struct ktrace_latency *l, struct task_struct *p, long id, u64 now)
+{
+	if (l->trigger->spec.nr < 0 || id == l->trigger->spec.nr)
+		ktrace_lat_begin(l, p->pid, now, id, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_sys_begin);
+
+/**
+ * ktrace_lat_sys_end() - task @p returns from a system call
+ * @l: a latency:syscall matcher
+ * @p: the task (current, but for the tests)
+ * @now: trace clock
+ * @since: as for ktrace_lat_end()
+ * @elapsed: set to the time since the entry, if found
+ * @info: set to the system call, if found
+ *
+ * Return: true if the entry was found and the call took longer than the
+ * threshold.
+ */
+VISIBLE_IF_KUNIT __maybe_unused bool
+ktrace_lat_sys_end(struct ktrace_latency *l, struct task_struct *p, u64 now, u64 since,
+		   u64 *elapsed, u32 *info)
+{
+	return ktrace_lat_end(l, p->pid, now, since, elapsed, info);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_sys_end);
+
 #ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
-/* A new entry restarts the pair: the previous one's exit was not seen. */
 static void ktrace_lat_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	struct ktrace_latency *l = data;
+	u64 now, since;
 
-	if (l->trigger->spec.nr < 0 || id == l->trigger->spec.nr)
-		ktrace_lat_begin_now(l, current->pid, id, true);
+	if (ktrace_lat_clock(&now, &since))
+		ktrace_lat_sys_begin(data, current, id, now);
 }
 
 static void ktrace_lat_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	ktrace_lat_end_now(data, current->pid, current);
+	u64 now, since, elapsed;
+	u32 info;
+
+	if (ktrace_lat_clock(&now, &since) &&
+	    ktrace_lat_sys_end(data, current, now, since, &elapsed, &info))
+		ktrace_lat_fire(data, current->pid, info, elapsed, current, false);
 }
 
 /* exit and exit_group never return. */

@@ -58,6 +58,10 @@ void ktrace_lat_forget(struct ktrace_latency *l, u64 key);
 bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to);
 #if IS_ENABLED(CONFIG_KUNIT)
 int ktrace_lat_hook(struct ktrace_latency *l, bool on);
+void ktrace_lat_sys_begin(struct ktrace_latency *l, struct task_struct *p,
+			  long id, u64 now);
+bool ktrace_lat_sys_end(struct ktrace_latency *l, struct task_struct *p,
+			u64 now, u64 since, u64 *elapsed, u32 *info);
 #endif
 int ktrace_latency_arm(struct ktrace_trigger *t);
 void ktrace_latency_start(struct ktrace_trigger *t);

@@ -130,6 +130,8 @@ void ktrace_trigger_stop_cancel(void);
 typedef void (*ktrace_trigger_hook_fn)(void);
 #if IS_ENABLED(CONFIG_KUNIT)
 extern ktrace_trigger_hook_fn ktrace_trigger_log_hook;
+extern ktrace_trigger_hook_fn ktrace_trigger_stop_hook;
+void ktrace_trigger_stop_flush(void);
 void ktrace_trigger_pipe_drain(void);
 #endif
 

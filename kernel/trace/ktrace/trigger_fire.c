@@ -223,11 +223,27 @@ static void ktrace_trigger_irq_work_fn(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(ktrace_trigger_irq_work, ktrace_trigger_irq_work_fn);
 
+/*
+ * KUnit only: when set, cleared and called once by the stop work as it
+ * begins to run, where a stop and a start (and the new trace's firing) can
+ * come while the work is already running.
+ */
+VISIBLE_IF_KUNIT ktrace_trigger_hook_fn ktrace_trigger_stop_hook;
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_stop_hook);
+
 static void ktrace_trigger_stop_fn(struct work_struct *work)
 {
-	unsigned long gen = atomic_long_read(&ktrace_stop_gen);
-	u64 cause = READ_ONCE(ktrace_stop_cause_ns), frozen;
+	unsigned long gen;
+	u64 cause, frozen;
 
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(ktrace_trigger_stop_hook)) {
+		ktrace_trigger_hook_fn hook = ktrace_trigger_stop_hook;
+
+		ktrace_trigger_stop_hook = NULL;
+		hook();
+	}
+	gen = atomic_long_read(&ktrace_stop_gen);
+	cause = READ_ONCE(ktrace_stop_cause_ns);
 	if (!READ_ONCE(ktrace_stop_frozen_ns))
 		WRITE_ONCE(ktrace_stop_frozen_ns, ktime_get_mono_fast_ns());
 	if (!ktrace_stop_frozen(gen))
@@ -489,6 +505,17 @@ static bool ktrace_pipe_next(void)
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * ktrace_trigger_stop_flush() - wait for a run of the stop work under way
+ *
+ * For tests: a run queued for later (a delay=) is left queued.
+ */
+void ktrace_trigger_stop_flush(void)
+{
+	flush_work(&ktrace_stop_work.work);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_stop_flush);
+
 /**
  * ktrace_trigger_pipe_drain() - consume every firing logged so far
  *
