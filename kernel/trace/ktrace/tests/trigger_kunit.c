@@ -531,6 +531,53 @@ static void stop_across_traces_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wait_state(KTRACE_STATE_STOPPED));
 }
 
+/* The new trace's delay= trigger, fired while the old trace's stop work runs. */
+static struct ktrace_trigger *stale_stop_slow;
+
+/*
+ * As the stop work of a trace begins: the trace is started again, and
+ * the new trace's trigger asks for a stop ten minutes from now.
+ */
+static void stale_stop_restart(void)
+{
+	struct ktrace_trigger_cause c = { .reason = "kunit" };
+
+	if (ktrace_set_enabled(true))
+		return;
+	ktrace_trigger_fire(stale_stop_slow, &c);
+}
+
+/*
+ * The stop work of a trace, running already when that trace is stopped
+ * and a new one started, stops nothing of the new trace: not even once
+ * the new trace's trigger asked for its own stop, later (delay=).
+ */
+static void stop_work_stale_test(struct kunit *test)
+{
+	struct ktrace_trigger *now = new_trigger(test, "user");
+	struct ktrace_trigger_cause c = { .reason = "kunit" };
+	unsigned long gen;
+	int i;
+
+	stale_stop_slow = new_trigger(test, "user delay=600000");
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	gen = ktrace_generation_read();
+	ktrace_trigger_stop_hook = stale_stop_restart;
+	KUNIT_ASSERT_EQ(test, ktrace_trigger_fire(now, &c), 0);
+	for (i = 0; i < 100 && READ_ONCE(ktrace_trigger_stop_hook); i++)
+		msleep(20);
+	if (READ_ONCE(ktrace_trigger_stop_hook)) {
+		ktrace_trigger_stop_hook = NULL;
+		KUNIT_FAIL(test, "the stop work did not run");
+		return;
+	}
+	ktrace_trigger_stop_flush();
+	KUNIT_EXPECT_EQ(test, atomic_read(&stale_stop_slow->fired), 1);
+	KUNIT_EXPECT_EQ(test, ktrace_generation_read(), gen + 1);
+	KUNIT_EXPECT_EQ_MSG(test, ktrace_get_state(), KTRACE_STATE_TRACING,
+			    "the new trace stopped 10 minutes early");
+}
+
 /* The scan timer of a latency trigger runs while a trace runs, only. */
 static void lat_scan_timer_test(struct kunit *test)
 {
@@ -634,6 +681,7 @@ static struct kunit_case trigger_tracer_cases[] = {
 	KUNIT_CASE(trigger_log_test),
 	KUNIT_CASE(frozen_writes_test),
 	KUNIT_CASE(stop_across_traces_test),
+	KUNIT_CASE(stop_work_stale_test),
 	KUNIT_CASE(lat_scan_timer_test),
 	KUNIT_CASE(lat_arm_failure_test),
 	{}
