@@ -151,6 +151,26 @@ static const struct rchan_callbacks ktrace_relay_callbacks = {
 };
 
 /*
+ * KUnit only: when set, cleared and called once right before a channel's
+ * relay_close(), which waits there for the readers of its stream files
+ * (one blocked in copy_to_user() on a userfaultfd or FUSE page).
+ */
+VISIBLE_IF_KUNIT void (*ktrace_channel_close_hook)(void);
+EXPORT_SYMBOL_IF_KUNIT(ktrace_channel_close_hook);
+
+/* relay_close() of a channel's files. */
+static void ktrace_channel_close(struct rchan *rchan)
+{
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(ktrace_channel_close_hook)) {
+		void (*hook)(void) = ktrace_channel_close_hook;
+
+		ktrace_channel_close_hook = NULL;
+		hook();
+	}
+	relay_close(rchan);
+}
+
+/*
  * Unpublish a channel's buffers and free them; with ktrace_mutex held.
  *
  * The hotplug lock is taken before c->bufs is read and cleared: a CPU
@@ -189,7 +209,7 @@ static void ktrace_channel_free(struct ktrace_channel *c)
 	c->rchan = NULL;
 	cpus_read_unlock();
 	/* relay's own hotplug callbacks take relay_channels_mutex, not ours. */
-	relay_close(rchan);
+	ktrace_channel_close(rchan);
 	free_percpu(bufs);
 }
 
@@ -261,7 +281,7 @@ destroy:
 	c->rchan = NULL;
 	cpus_read_unlock();
 	/* Outside the hotplug lock, as in ktrace_channel_free(). */
-	relay_close(rchan);
+	ktrace_channel_close(rchan);
 	free_percpu(bufs);
 	return ret;
 free_bufs:

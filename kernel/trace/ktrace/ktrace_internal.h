@@ -158,6 +158,7 @@ void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
 struct seq_buf;
 void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
 #if IS_ENABLED(CONFIG_KUNIT)
+extern void (*ktrace_channel_close_hook)(void);
 struct ktrace_record;
 void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
 			 const struct ktrace_record *rec, bool compact);
