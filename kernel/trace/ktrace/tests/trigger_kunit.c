@@ -580,6 +580,77 @@ static void stop_work_stale_test(struct kunit *test)
 			    "the new trace stopped 10 minutes early");
 }
 
+/* A close of the channels held up, as by a reader blocked in read(). */
+static struct {
+	enum ktrace_trace_mode mode;
+	struct completion closing;
+	struct completion release;
+	struct completion done;
+} held_close;
+
+/* Where relay_close() waits for the readers: until released, 3 s at most. */
+static void held_close_hook(void)
+{
+	complete(&held_close.closing);
+	wait_for_completion_timeout(&held_close.release, 3 * HZ);
+}
+
+/* echo MODE > mode, which frees the channels. */
+static int held_close_fn(void *unused)
+{
+	ktrace_set_mode(held_close.mode);
+	complete(&held_close.done);
+	return 0;
+}
+
+/*
+ * A mode or a size frees the channels, and relay_close() then waits for
+ * the readers of their stream files: one blocked in copy_to_user() on a
+ * userfaultfd or FUSE page holds that close up as long as it likes.  The
+ * control files answer meanwhile: a start fails with EBUSY (the new stream
+ * files would take the names of the old ones), a size is taken; once the
+ * old files are gone, a start succeeds.
+ */
+static void close_held_test(struct kunit *test)
+{
+	unsigned long kb = ktrace_get_buffer_size_kb(), t0, ms;
+	struct task_struct *k;
+	int ret;
+
+	held_close.mode = ktrace_get_mode() == KTRACE_TRACE_DROP ?
+			  KTRACE_TRACE_OVERWRITE : KTRACE_TRACE_DROP;
+	init_completion(&held_close.closing);
+	init_completion(&held_close.release);
+	init_completion(&held_close.done);
+	/* Channels to free. */
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(false), 0);
+	ktrace_channel_close_hook = held_close_hook;
+	k = kthread_run(held_close_fn, NULL, "ktrace_kunit_close");
+	if (IS_ERR(k)) {
+		ktrace_channel_close_hook = NULL;
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(k));
+		return;
+	}
+	wait_for_completion(&held_close.closing);
+
+	t0 = jiffies;
+	ret = ktrace_set_enabled(true);
+	ms = jiffies_to_msecs(jiffies - t0);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_LT_MSG(test, ms, 1000, "a start waited %lu ms for the close", ms);
+	t0 = jiffies;
+	ret = ktrace_set_buffer_size_kb(kb);
+	ms = jiffies_to_msecs(jiffies - t0);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_LT_MSG(test, ms, 1000, "a size waited %lu ms for the close", ms);
+
+	complete(&held_close.release);
+	wait_for_completion(&held_close.done);
+	KUNIT_EXPECT_EQ(test, ktrace_get_mode(), held_close.mode);
+	KUNIT_EXPECT_EQ(test, ktrace_set_enabled(true), 0);
+}
+
 /* The scan timer of a latency trigger runs while a trace runs, only. */
 static void lat_scan_timer_test(struct kunit *test)
 {
@@ -684,6 +755,7 @@ static struct kunit_case trigger_tracer_cases[] = {
 	KUNIT_CASE(frozen_writes_test),
 	KUNIT_CASE(stop_across_traces_test),
 	KUNIT_CASE(stop_work_stale_test),
+	KUNIT_CASE(close_held_test),
 	KUNIT_CASE(lat_scan_timer_test),
 	KUNIT_CASE(lat_arm_failure_test),
 	{}
