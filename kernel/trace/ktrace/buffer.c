@@ -251,14 +251,22 @@ int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		known = READ_ONCE(buf->last_end) == old;
 		barrier(); /* pairs with the barriers of the stores below */
 		last = READ_ONCE(buf->last_clock);
-		clock = ktrace_buf_clock(buf);
+		/*
+		 * The offset set at the last clock change, with the writers
+		 * stopped (ktrace_buf_clock_changed()): a clock that starts
+		 * behind this buffer's last record goes on from it at its
+		 * own rate, rather than being clamped to it until it catches
+		 * up.  A load from the line of last_clock and an add: the
+		 * write path's only cost for it.
+		 */
+		clock = ktrace_buf_clock(buf) + buf->clock_offset;
 		/*
 		 * The recorded clock never goes back behind an earlier record
 		 * of the buffer (ktime_get_mono_fast_ns() can step back
 		 * across an update, a nested writer reads the clock after
-		 * the record it follows, tsc-mono starts from the TSC of
-		 * another CPU): clamp, as LTTng does.  last is an earlier
-		 * record's (0 before the first), kept across clock changes.
+		 * the record it follows, a TSC a little behind another
+		 * CPU's): clamp, as LTTng does.  last is an earlier record's
+		 * (0 before the first), kept across clock changes.
 		 */
 		if (clock < last)
 			clock = last;
@@ -673,13 +681,23 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_peek);
  *
  * For a new start, or a change of the clock: the next record's full clock
  * value is then in the buffer, whatever the clock did meanwhile.  The
- * last clock recorded stays the floor of the next ones, so that the
  * buffer's clock never goes back, not even across the change from the
  * TSC to tsc-mono (which goes on from the TSC of the CPU that changed it,
- * maybe behind this buffer's).  Call with the writers stopped.
+ * maybe far behind this buffer's, if this CPU's TSC jumped ahead before
+ * it was found unstable): if the clock is now behind the last record, the
+ * buffer's clock is offset by the difference, so that it goes on from
+ * that record at the clock's rate.  The offset is the least that keeps
+ * the clock from going back: it is taken again at every change and start,
+ * and is 0 once the clock caught up (after a stop long enough).  Call
+ * with the writers stopped, from any CPU: the clock read here is the new
+ * one, which is the same on every CPU but for the skew of a stable TSC,
+ * which the clamp in ktrace_reserve() absorbs.
  */
 void ktrace_buf_clock_changed(struct ktrace_buf *buf)
 {
+	u64 now = ktrace_buf_clock(buf), last = READ_ONCE(buf->last_clock);
+
+	buf->clock_offset = last > now ? last - now : 0;
 	WRITE_ONCE(buf->last_end, KTRACE_END_UNKNOWN);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_clock_changed);

@@ -66,6 +66,9 @@ struct ktrace_buf_stats {
  *	for even uses and one for odd (see ktrace_sb_events())
  * @last_clock: clock of the last record reserved, to decide on timestamp
  *	records and to clamp the clock; kept across clock changes
+ * @clock_offset: added to the clock read: how far the clock was behind
+ *	@last_clock at the last change (ktrace_buf_clock_changed()), so that
+ *	the buffer's clock goes on from there at the clock's rate
  * @last_end: where the record of @last_clock ends; a writer whose record
  *	does not start there writes a timestamp record; unknown (%ULONG_MAX)
  *	while a writer changes @last_clock, and after a clock change
@@ -104,6 +107,7 @@ struct ktrace_buf {
 	local_t *commit;
 	local_t *sb_events;
 	u64 last_clock;
+	u64 clock_offset;
 	unsigned long last_end;
 	local_t events;
 	local_t bytes;

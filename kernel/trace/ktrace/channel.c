@@ -44,6 +44,10 @@
  * @name: its name, also its directory under /sys/kernel/debug/ktrace/
  * @rchan: the relay channel: memory, files, reader bookkeeping
  * @bufs: per CPU, the writer's state over relay's buffer, or %NULL
+ * @dead_rchan: a relay channel freed, whose files are not yet closed
+ *	(see the lifetime rules above ktrace_channels_closing)
+ * @dead_bufs: its per-CPU array, its buffers destroyed
+ * @dead_by: the task that freed it, and closes it
  * @size: bytes per CPU
  * @overwrite: overwrite rather than drop, for the buffers it allocates
  */
@@ -51,6 +55,9 @@ struct ktrace_channel {
 	const char *name;
 	struct rchan *rchan;
 	struct ktrace_buf * __percpu *bufs;
+	struct rchan *dead_rchan;
+	struct ktrace_buf * __percpu *dead_bufs;
+	struct task_struct *dead_by;
 	size_t size;
 	bool overwrite;
 };
@@ -88,10 +95,9 @@ static enum ktrace_trace_mode ktrace_channels_mode = KTRACE_TRACE_HYBRID;
 
 /*
  * Readers (the ascii pipe, the stream files) copy subbuffers under this
- * lock, never under ktrace_mutex: freeing a channel holds ktrace_mutex
- * while relay_close() waits, through debugfs, for the stream files' readers
- * to leave.  Taking it to unpublish a channel's buffers is what keeps them
- * alive for a reader; it is never held across anything that waits.
+ * lock, never under ktrace_mutex.  Taking it to unpublish a channel's
+ * buffers is what keeps them alive for a reader; it is never held across
+ * anything that waits.
  */
 static DEFINE_MUTEX(ktrace_read_mutex);
 
@@ -128,8 +134,9 @@ static int ktrace_subbuf_start(struct rchan_buf *rbuf, void *subbuf,
 
 /*
  * relay's files are the control layer's, if it registered.  relay calls
- * these with ktrace_mutex held, or from CPU hotplug: ktrace_fs is set at
- * boot, before any channel exists, and never changes after.
+ * these with ktrace_mutex held, from a channel's close (without it), or
+ * from CPU hotplug: ktrace_fs is set at boot, before any channel exists,
+ * and never changes after.
  */
 static struct dentry *ktrace_create_buf_file(const char *filename,
 					     struct dentry *parent, umode_t mode,
@@ -151,14 +158,65 @@ static const struct rchan_callbacks ktrace_relay_callbacks = {
 };
 
 /*
- * Unpublish a channel's buffers and free them; with ktrace_mutex held.
+ * KUnit only: when set, cleared and called once right before a channel's
+ * relay_close(), which waits there for the readers of its stream files
+ * (one blocked in copy_to_user() on a userfaultfd or FUSE page).
+ */
+VISIBLE_IF_KUNIT ktrace_channel_hook_fn ktrace_channel_close_hook;
+EXPORT_SYMBOL_IF_KUNIT(ktrace_channel_close_hook);
+
+/*
+ * The lifetime of a channel's relay files.  relay_close() removes the
+ * stream files, and debugfs_remove() waits there for every reader still
+ * inside read(): one blocked in copy_to_user() on a userfaultfd or FUSE
+ * page holds it up for as long as that page does not come.  So it never
+ * runs under ktrace_mutex, which every control file takes:
+ *
+ *   live      c->rchan and c->bufs set, under ktrace_mutex and the hotplug
+ *             lock (ktrace_channel_alloc())
+ *   dead      unpublished and its ktrace buffers destroyed under both
+ *             (ktrace_channel_free()); relay's channel and the per-CPU
+ *             array moved to c->dead_rchan and c->dead_bufs, still under
+ *             ktrace_mutex, with the task that freed it (c->dead_by), and
+ *             counted in ktrace_channels_closing
+ *   closing   taken from there under ktrace_mutex by that task, once it
+ *             released the mutex (ktrace_channels_reap()): it alone owns
+ *             them, and closes them without any lock of ktrace; then it
+ *             uncounts them, under ktrace_mutex.  Only that task: another
+ *             control write never ends up waiting for the readers
+ *
+ * While any channel is dead or closing, ktrace_channels_alloc() fails with
+ * -EBUSY rather than wait: the new channel's stream files take the names of
+ * the old ones ("cpuN" in the channel's directory), which debugfs refuses
+ * while those exist, and waiting under ktrace_mutex is what this avoids.
+ * A mode or a size finds no live channel then, and frees nothing.  So a
+ * channel is dead at most once at a time, and c->dead_rchan is never
+ * overwritten.  A stream file still open after its close keeps relay's
+ * buffer (relay's reference) and reads empty: c->bufs no longer holds
+ * its buffer (ktrace_stream_fill()).  relay's own CPU hotplug callbacks
+ * may add a file to a dead channel until its close, which removes it too.
+ */
+static unsigned int ktrace_channels_closing;
+
+/* relay_close() of a channel's files. */
+static void ktrace_channel_close(struct rchan *rchan)
+{
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(ktrace_channel_close_hook)) {
+		ktrace_channel_hook_fn hook = ktrace_channel_close_hook;
+
+		ktrace_channel_close_hook = NULL;
+		hook();
+	}
+	relay_close(rchan);
+}
+
+/*
+ * Unpublish a channel's buffers and free them, leaving relay's channel
+ * dead for ktrace_channels_reap(); with ktrace_mutex held.
  *
  * The hotplug lock is taken before c->bufs is read and cleared: a CPU
  * coming up (ktrace_cpu_prepare()) must see either the complete channel
- * or none, never add its buffer to a per-CPU array being freed.  It is
- * dropped before relay_close(), which removes the stream files and so
- * waits for their readers: one blocked in copy_to_user() on a
- * userfaultfd or FUSE page must not hold up CPU hotplug meanwhile.
+ * or none, never add its buffer to a per-CPU array being freed.
  */
 static void ktrace_channel_free(struct ktrace_channel *c)
 {
@@ -188,9 +246,10 @@ static void ktrace_channel_free(struct ktrace_channel *c)
 	rchan = c->rchan;
 	c->rchan = NULL;
 	cpus_read_unlock();
-	/* relay's own hotplug callbacks take relay_channels_mutex, not ours. */
-	relay_close(rchan);
-	free_percpu(bufs);
+	c->dead_rchan = rchan;
+	c->dead_bufs = bufs;
+	c->dead_by = current;
+	ktrace_channels_closing++;
 }
 
 /* Make @cpu's buffer of channel @c over relay's, if it has none yet. */
@@ -216,8 +275,6 @@ static int ktrace_channel_alloc(unsigned int ch)
 	struct ktrace_channel *c = &ktrace_channels[ch];
 	size_t sb_size = ktrace_subbuf_size(c->size);
 	struct dentry *dir = ktrace_fs ? ktrace_fs->channel_dir(ch) : NULL;
-	struct ktrace_buf * __percpu *bufs;
-	struct rchan *rchan;
 	unsigned int cpu;
 	int ret;
 
@@ -249,20 +306,9 @@ static int ktrace_channel_alloc(unsigned int ch)
 	return 0;
 
 destroy:
-	bufs = c->bufs;
-	/* Unpublished first, as in ktrace_channel_free(). */
-	mutex_lock(&ktrace_read_mutex);
-	WRITE_ONCE(c->bufs, NULL);
-	mutex_unlock(&ktrace_read_mutex);
-	smp_mb(); /* the store above before the frees below */
-	for_each_possible_cpu(cpu)
-		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
-	rchan = c->rchan;
-	c->rchan = NULL;
 	cpus_read_unlock();
-	/* Outside the hotplug lock, as in ktrace_channel_free(). */
-	relay_close(rchan);
-	free_percpu(bufs);
+	/* Complete or not, its files exist: dead, as any channel freed. */
+	ktrace_channel_free(c);
 	return ret;
 free_bufs:
 	free_percpu(c->bufs);
@@ -278,8 +324,11 @@ unlock:
  *
  * Called with ktrace_mutex held and tracing stopped.  They drop or
  * overwrite as the mode last given to ktrace_channels_set_mode() says.
+ * On an error, call ktrace_channels_reap() once ktrace_mutex is released.
  *
- * Return: 0 or a negative errno, with nothing allocated by this call left.
+ * Return: 0 or a negative errno, with nothing allocated by this call left;
+ * -EBUSY while the stream files of channels freed earlier are not yet
+ * removed (a reader of them is blocked in read()).
  */
 int ktrace_channels_alloc(size_t high_size)
 {
@@ -288,6 +337,8 @@ int ktrace_channels_alloc(size_t high_size)
 	int ret;
 
 	lockdep_assert_held(&ktrace_mutex);
+	if (ktrace_channels_closing)
+		return -EBUSY;
 	ktrace_channels[KTRACE_CHANNEL_HIGH].size = high_size;
 	/*
 	 * relay allocates its pages with plain GFP_KERNEL: sizes the memory
@@ -319,7 +370,8 @@ free:
 /**
  * ktrace_channels_free() - free the channels
  *
- * Called with ktrace_mutex held and tracing stopped.
+ * Called with ktrace_mutex held and tracing stopped; then, once
+ * ktrace_mutex is released, ktrace_channels_reap() removes their files.
  */
 void ktrace_channels_free(void)
 {
@@ -331,12 +383,53 @@ void ktrace_channels_free(void)
 }
 
 /**
+ * ktrace_channels_reap() - remove the files of the channels freed
+ *
+ * Called without ktrace_mutex after a call that may have freed channels
+ * (a mode, a size, a failed start): relay_close() of the channels this
+ * task freed waits there for readers of their stream files, which only
+ * this task then waits for (see the lifetime rules above
+ * ktrace_channels_closing).  Nothing to do if it freed none.  May sleep.
+ */
+void ktrace_channels_reap(void)
+{
+	struct ktrace_buf * __percpu *bufs[KTRACE_NR_CHANNELS];
+	struct rchan *rchan[KTRACE_NR_CHANNELS];
+	unsigned int ch, n = 0, i;
+
+	mutex_lock(&ktrace_mutex);
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		struct ktrace_channel *c = &ktrace_channels[ch];
+
+		if (!c->dead_bufs || c->dead_by != current)
+			continue;
+		rchan[n] = c->dead_rchan;
+		bufs[n++] = c->dead_bufs;
+		c->dead_rchan = NULL;
+		c->dead_bufs = NULL;
+		c->dead_by = NULL;
+	}
+	mutex_unlock(&ktrace_mutex);
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		/* relay's own hotplug callbacks take relay_channels_mutex, not ours. */
+		ktrace_channel_close(rchan[i]);
+		free_percpu(bufs[i]);
+	}
+	mutex_lock(&ktrace_mutex);
+	ktrace_channels_closing -= n;
+	mutex_unlock(&ktrace_mutex);
+}
+
+/**
  * ktrace_channels_set_mode() - tell the channels the tracing mode
  * @mode: what full buffers do from the next allocation on
  *
  * Called with ktrace_mutex held and tracing stopped, by the core when the
- * mode changes: the channels allocated with another mode are freed, and
- * allocated again with @mode at the next start.
+ * mode changes: the channels allocated with another mode are freed (call
+ * ktrace_channels_reap() once ktrace_mutex is released), and allocated
+ * again with @mode at the next start.
  */
 void ktrace_channels_set_mode(enum ktrace_trace_mode mode)
 {

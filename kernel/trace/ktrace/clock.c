@@ -231,9 +231,9 @@ pure_initcall(ktrace_clock_init);
  * marked the TSC unstable (clocksource watchdog, TSC sync check), the
  * trace clock goes on from this CPU's TSC value in CLOCK_MONOTONIC scaled
  * to the TSC's rate: its unit, and so the trace's metadata, stay the same.
- * Another CPU's TSC may have been ahead: the buffers keep their last clock
- * value as the floor of the next (ktrace_buf_clock_changed()), so that no
- * buffer's clock goes back.
+ * Another CPU's TSC may have been ahead: its buffers go on from their last
+ * clock value at the new clock's rate (ktrace_buf_clock_changed()), so
+ * that no buffer's clock goes back.
  *
  * Return: true if the clock changed.
  */

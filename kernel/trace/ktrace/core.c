@@ -267,7 +267,9 @@ static void ktrace_stop_if_frozen(void)
  * a trigger froze is stopped first, as the trigger asked: starting it
  * starts a new trace, as after any stop.
  *
- * Return: 0 on success, -ENOMEM if the buffers cannot be allocated.
+ * Return: 0 on success, -ENOMEM if the buffers cannot be allocated,
+ * -EBUSY while the stream files of buffers freed earlier are not yet
+ * removed (a reader of one is still in read()).
  */
 int ktrace_set_enabled(bool on)
 {
@@ -303,6 +305,8 @@ out:
 	mutex_unlock(&ktrace_mutex);
 	if (started)
 		blocking_notifier_call_chain(&ktrace_start_chain, gen, NULL);
+	else if (ret)
+		ktrace_channels_reap();	/* of a failed allocation */
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_set_enabled);
@@ -429,7 +433,10 @@ int ktrace_mode_of(const char *name)
  * @mode: the mode
  *
  * A new mode starts a new trace: the buffers are freed, and allocated
- * empty, with their counters at zero, at the next start.
+ * empty, with their counters at zero, at the next start.  Returns once
+ * their stream files are removed, which waits for readers still in
+ * read(), but without ktrace_mutex: the other control files answer
+ * meanwhile.
  *
  * Return: 0, or -EBUSY while tracing (a trace a trigger froze is stopped
  * first, as writing 0 to enable does).
@@ -447,6 +454,8 @@ int ktrace_set_mode(enum ktrace_trace_mode mode)
 		ktrace_channels_set_mode(mode);
 	}
 	mutex_unlock(&ktrace_mutex);
+	/* The stream files' close may wait for their readers: not under the mutex. */
+	ktrace_channels_reap();
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_set_mode);
@@ -467,7 +476,8 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_get_mode);
  * @kb: KiB per CPU, rounded up to a power of two
  *
  * A new size starts a new trace: all buffers are freed, and allocated
- * empty, with their counters at zero, at the next start.
+ * empty, with their counters at zero, at the next start; as for
+ * ktrace_set_mode(), their stream files are removed without ktrace_mutex.
  *
  * Return: 0, -EINVAL outside %KTRACE_BUFFER_KB_MIN..%KTRACE_BUFFER_KB_MAX,
  * or -EBUSY while tracing (a trace a trigger froze is stopped first).
@@ -488,6 +498,8 @@ int ktrace_set_buffer_size_kb(unsigned long kb)
 		ktrace_channels_free();
 	}
 	mutex_unlock(&ktrace_mutex);
+	/* As in ktrace_set_mode(). */
+	ktrace_channels_reap();
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_set_buffer_size_kb);

@@ -34,6 +34,12 @@ int ktrace_channels_init(void);
 int ktrace_channels_alloc(size_t high_size);
 void ktrace_channels_set_mode(enum ktrace_trace_mode mode);
 void ktrace_channels_free(void);
+void ktrace_channels_reap(void);
+/* KUnit only: see ktrace_channel_close(). */
+typedef void (*ktrace_channel_hook_fn)(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+extern ktrace_channel_hook_fn ktrace_channel_close_hook;
+#endif
 void ktrace_channels_flush(void);
 bool ktrace_channels_drained(void);
 int ktrace_write_meta(u8 type, const void *rec, u16 len);

@@ -6,7 +6,7 @@
  *   kind     begins at              ends at                key
  *   block    block_rq_issue         block_rq_complete      dev, sector
  *   wakeup   sched_wakeup(_new)     sched_switch to it     pid
- *   syscall  sys_enter              sys_exit               pid
+ *   syscall  sys_enter              sys_exit               task
  *   irq      irq_handler_entry      irq_handler_exit       CPU
  *
  * The matcher is a table of %KTRACE_LAT_SLOTS slots allocated when the
@@ -94,14 +94,14 @@ static void ktrace_lat_free(struct ktrace_lat_slot *s)
  * @l: the matcher
  * @key: what identifies the pair, below 2^63
  * @now: trace clock
- * @info: kept with it for the report (a system call number, an IRQ)
+ * @info: kept with it for the report (a system call and pid, an IRQ)
  * @restart: if @key is in flight already: true to begin again from @now,
  *	false to keep the earlier beginning
  *
  * Return: true if the pair is tracked, false if there was no free slot
  * (counted in @l->untracked).
  */
-bool ktrace_lat_begin(struct ktrace_latency *l, u64 key, u64 now, u32 info,
+bool ktrace_lat_begin(struct ktrace_latency *l, u64 key, u64 now, u64 info,
 		      bool restart)
 {
 	struct ktrace_lat_slot *s;
@@ -141,7 +141,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_begin);
  * info, or false if none (or another CPU took it first).
  */
 static bool ktrace_lat_take(struct ktrace_latency *l, u64 key, u64 *start,
-			    u32 *info)
+			    u64 *info)
 {
 	struct ktrace_lat_slot *s;
 	unsigned int i;
@@ -175,7 +175,7 @@ static bool ktrace_lat_take(struct ktrace_latency *l, u64 key, u64 *start,
  * Return: true if the pair was found and took longer than the threshold.
  */
 bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
-		    u64 *elapsed, u32 *info)
+		    u64 *elapsed, u64 *info)
 {
 	u64 start;
 
@@ -187,37 +187,13 @@ bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
 EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_end);
 
 /**
- * ktrace_lat_move() - give a pair in flight another key
- * @l: the matcher
- * @from: its key, as given to ktrace_lat_begin()
- * @to: its new key
- *
- * The pair keeps its beginning and its info; one that @to had is
- * replaced.
- *
- * Return: true if @from was in flight.
- */
-bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to)
-{
-	u64 start;
-	u32 info;
-
-	if (!ktrace_lat_take(l, from, &start, &info))
-		return false;
-	ktrace_lat_begin(l, to, start, info, true);
-	return true;
-}
-EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_move);
-
-/**
  * ktrace_lat_forget() - a pair will never end (its task exited)
  * @l: the matcher
  * @key: as given to ktrace_lat_begin()
  */
 void ktrace_lat_forget(struct ktrace_latency *l, u64 key)
 {
-	u64 elapsed;
-	u32 info;
+	u64 elapsed, info;
 
 	ktrace_lat_end(l, key, 0, U64_MAX, &elapsed, &info);
 }
@@ -237,7 +213,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_forget);
  * Return: true if one was found.
  */
 bool ktrace_lat_expired(struct ktrace_latency *l, u64 now, u64 since,
-			u64 *key, u64 *elapsed, u32 *info)
+			u64 *key, u64 *elapsed, u64 *info)
 {
 	struct ktrace_lat_slot *s;
 	unsigned int i;
@@ -279,10 +255,42 @@ static __always_inline bool ktrace_lat_clock(u64 *now, u64 *since)
 }
 
 /*
+ * System call pairs are keyed on the task, not on its pid: a thread other
+ * than the leader that calls execve() takes the leader's pid in
+ * de_thread() (exchange_tids()), the point of no return, and returns from
+ * execve() under that pid, with or without sched_process_exec (an exec
+ * that fails after de_thread() returns an error, and the task is then
+ * killed).  Its task_struct stays the same.  A task_struct is aligned to
+ * at least 2 bytes: shifted right once, its address is a key below 2^63,
+ * unique among live tasks; a pair never outlives its task
+ * (ktrace_lat_task_exit() forgets it before the task can be freed).  The
+ * pid at the entry and the system call are kept for the report.
+ */
+static inline u64 ktrace_lat_sys_key(struct task_struct *p)
+{
+	return (unsigned long)p >> 1;
+}
+
+static inline u64 ktrace_lat_sys_info(struct task_struct *p, long id)
+{
+	return (u64)(u32)p->pid << 32 | (u32)id;
+}
+
+static inline u32 ktrace_lat_sys_pid(u64 info)
+{
+	return info >> 32;
+}
+
+static inline u32 ktrace_lat_sys_nr(u64 info)
+{
+	return (u32)info;
+}
+
+/*
  * Fire the trigger for a pair that took too long, or (@timeout) has not
  * ended after the threshold.  @task is the task concerned, if known.
  */
-static void ktrace_lat_fire(struct ktrace_latency *l, u64 key, u32 info,
+static void ktrace_lat_fire(struct ktrace_latency *l, u64 key, u64 info,
 			    u64 elapsed, struct task_struct *task, bool timeout)
 {
 	struct ktrace_trigger_cause c = {
@@ -302,12 +310,14 @@ static void ktrace_lat_fire(struct ktrace_latency *l, u64 key, u32 info,
 		len = scnprintf(reason, sizeof(reason), "wakeup to running");
 		break;
 	case KTRACE_LAT_SYSCALL:
-		c.pid = key;
-		len = scnprintf(reason, sizeof(reason), "syscall %u", info);
+		/* The pid it entered with, if it does not return (yet). */
+		c.pid = task ? task->pid : ktrace_lat_sys_pid(info);
+		len = scnprintf(reason, sizeof(reason), "syscall %u",
+				ktrace_lat_sys_nr(info));
 		break;
 	case KTRACE_LAT_IRQ:
 		len = scnprintf(reason, sizeof(reason), "irq %u handler on cpu %llu",
-				info, key);
+				(u32)info, key);
 		break;
 	}
 	if (timeout)
@@ -321,7 +331,7 @@ static void ktrace_lat_fire(struct ktrace_latency *l, u64 key, u32 info,
 	rcu_read_unlock();
 }
 
-static void ktrace_lat_begin_now(struct ktrace_latency *l, u64 key, u32 info,
+static void ktrace_lat_begin_now(struct ktrace_latency *l, u64 key, u64 info,
 				 bool restart)
 {
 	u64 now, since;
@@ -333,8 +343,7 @@ static void ktrace_lat_begin_now(struct ktrace_latency *l, u64 key, u32 info,
 static void ktrace_lat_end_now(struct ktrace_latency *l, u64 key,
 			       struct task_struct *task)
 {
-	u64 now, since, elapsed;
-	u32 info;
+	u64 now, since, elapsed, info;
 
 	if (ktrace_lat_clock(&now, &since) &&
 	    ktrace_lat_end(l, key, now, since, &elapsed, &info))
@@ -444,38 +453,70 @@ wakeup:
 	return on ? ret : 0;
 }
 
+/**
+ * ktrace_lat_sys_begin() - task @p enters system call @id
+ * @l: a latency:syscall matcher
+ * @p: the task (current, but for the tests)
+ * @id: the system call
+ * @now: trace clock
+ *
+ * A new entry restarts the pair: the previous one's exit was not seen.
+ * The tests call this and ktrace_lat_sys_end() where there are no system
+ * call tracepoints (UML).
+ */
+VISIBLE_IF_KUNIT __maybe_unused void
+ktrace_lat_sys_begin(struct ktrace_latency *l, struct task_struct *p, long id, u64 now)
+{
+	if (l->trigger->spec.nr < 0 || id == l->trigger->spec.nr)
+		ktrace_lat_begin(l, ktrace_lat_sys_key(p), now,
+				 ktrace_lat_sys_info(p, id), true);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_sys_begin);
+
+/**
+ * ktrace_lat_sys_end() - task @p returns from a system call
+ * @l: a latency:syscall matcher
+ * @p: the task (current, but for the tests)
+ * @now: trace clock
+ * @since: as for ktrace_lat_end()
+ * @elapsed: set to the time since the entry, if found
+ * @info: set to what the entry kept, if found: ktrace_lat_sys_nr() and
+ *	ktrace_lat_sys_pid() read it
+ *
+ * Return: true if the entry was found and the call took longer than the
+ * threshold.
+ */
+VISIBLE_IF_KUNIT __maybe_unused bool
+ktrace_lat_sys_end(struct ktrace_latency *l, struct task_struct *p, u64 now, u64 since,
+		   u64 *elapsed, u64 *info)
+{
+	return ktrace_lat_end(l, ktrace_lat_sys_key(p), now, since, elapsed, info);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_lat_sys_end);
+
 #ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
-/* A new entry restarts the pair: the previous one's exit was not seen. */
 static void ktrace_lat_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	struct ktrace_latency *l = data;
+	u64 now, since;
 
-	if (l->trigger->spec.nr < 0 || id == l->trigger->spec.nr)
-		ktrace_lat_begin_now(l, current->pid, id, true);
+	if (ktrace_lat_clock(&now, &since))
+		ktrace_lat_sys_begin(data, current, id, now);
 }
 
 static void ktrace_lat_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	ktrace_lat_end_now(data, current->pid, current);
+	u64 now, since, elapsed, info;
+
+	if (ktrace_lat_clock(&now, &since) &&
+	    ktrace_lat_sys_end(data, current, now, since, &elapsed, &info))
+		ktrace_lat_fire(data, ktrace_lat_sys_key(current), info, elapsed,
+				current, false);
 }
 
 /* exit and exit_group never return. */
 static void ktrace_lat_task_exit(void *data, struct task_struct *p)
 {
-	ktrace_lat_forget(data, p->pid);
-}
-
-/*
- * A thread other than the leader that calls execve() takes the leader's
- * pid in de_thread() (the leader has exited, and forgotten its own pair):
- * its execve() returns under another pid than it entered with.  The pair
- * follows it, so that the exit ends it rather than leaving it to time out.
- */
-static void ktrace_lat_exec(void *data, struct task_struct *p, pid_t old_pid,
-			    struct linux_binprm *bprm)
-{
-	if (p->pid != old_pid)
-		ktrace_lat_move(data, old_pid, p->pid);
+	ktrace_lat_forget(data, ktrace_lat_sys_key(p));
 }
 
 static int ktrace_lat_syscall(struct ktrace_latency *l, bool on)
@@ -496,14 +537,8 @@ static int ktrace_lat_syscall(struct ktrace_latency *l, bool on)
 						     KTRACE_TRIGGER_PRIO);
 	if (ret)
 		goto exit;
-	ret = register_trace_prio_sched_process_exec(ktrace_lat_exec, l,
-						     KTRACE_TRIGGER_PRIO);
-	if (ret)
-		goto task_exit;
 	return 0;
 off:
-	unregister_trace_sched_process_exec(ktrace_lat_exec, l);
-task_exit:
 	unregister_trace_sched_process_exit(ktrace_lat_task_exit, l);
 exit:
 	unregister_trace_sys_exit(ktrace_lat_sys_exit, l);
@@ -568,8 +603,7 @@ static int (* const ktrace_lat_hooks[KTRACE_NR_LAT_KINDS])(struct ktrace_latency
 static void ktrace_lat_scan(struct timer_list *timer)
 {
 	struct ktrace_latency *l = from_timer(l, timer, scan);
-	u64 now, since, key, elapsed;
-	u32 info;
+	u64 now, since, key, elapsed, info;
 
 	if (ktrace_lat_clock(&now, &since)) {
 		while (ktrace_lat_expired(l, now, since, &key, &elapsed, &info))

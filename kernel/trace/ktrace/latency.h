@@ -21,12 +21,12 @@
  * @key: the key, with bit 63 set; 0 when free
  * @start: trace clock at the beginning, never 0; 0 while being filled
  *	or claimed
- * @info: kept for the report: the system call number, the IRQ
+ * @info: kept for the report: the system call and pid, the IRQ, the dev_t
  */
 struct ktrace_lat_slot {
 	u64 key;
 	u64 start;
-	u32 info;
+	u64 info;
 };
 
 /**
@@ -48,16 +48,19 @@ struct ktrace_latency {
 	struct ktrace_trigger *trigger;
 };
 
-bool ktrace_lat_begin(struct ktrace_latency *l, u64 key, u64 now, u32 info,
+bool ktrace_lat_begin(struct ktrace_latency *l, u64 key, u64 now, u64 info,
 		      bool restart);
 bool ktrace_lat_end(struct ktrace_latency *l, u64 key, u64 now, u64 since,
-		    u64 *elapsed, u32 *info);
+		    u64 *elapsed, u64 *info);
 bool ktrace_lat_expired(struct ktrace_latency *l, u64 now, u64 since,
-			u64 *key, u64 *elapsed, u32 *info);
+			u64 *key, u64 *elapsed, u64 *info);
 void ktrace_lat_forget(struct ktrace_latency *l, u64 key);
-bool ktrace_lat_move(struct ktrace_latency *l, u64 from, u64 to);
 #if IS_ENABLED(CONFIG_KUNIT)
 int ktrace_lat_hook(struct ktrace_latency *l, bool on);
+void ktrace_lat_sys_begin(struct ktrace_latency *l, struct task_struct *p,
+			  long id, u64 now);
+bool ktrace_lat_sys_end(struct ktrace_latency *l, struct task_struct *p,
+			u64 now, u64 since, u64 *elapsed, u64 *info);
 #endif
 int ktrace_latency_arm(struct ktrace_trigger *t);
 void ktrace_latency_start(struct ktrace_trigger *t);

@@ -26,7 +26,7 @@ enum ktrace_trigger_kind {
 enum ktrace_latency_kind {
 	KTRACE_LAT_BLOCK,	/* request issue to completion, by dev and sector */
 	KTRACE_LAT_WAKEUP,	/* wakeup to running, by pid */
-	KTRACE_LAT_SYSCALL,	/* entry to exit, by pid */
+	KTRACE_LAT_SYSCALL,	/* entry to exit, by task */
 	KTRACE_LAT_IRQ,		/* hardirq handler, by CPU */
 	KTRACE_NR_LAT_KINDS,
 };
@@ -130,6 +130,8 @@ void ktrace_trigger_stop_cancel(void);
 typedef void (*ktrace_trigger_hook_fn)(void);
 #if IS_ENABLED(CONFIG_KUNIT)
 extern ktrace_trigger_hook_fn ktrace_trigger_log_hook;
+extern ktrace_trigger_hook_fn ktrace_trigger_stop_hook;
+void ktrace_trigger_stop_flush(void);
 void ktrace_trigger_pipe_drain(void);
 #endif
 

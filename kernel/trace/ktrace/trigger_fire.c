@@ -29,6 +29,7 @@
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -187,6 +188,40 @@ static void ktrace_trigger_stop_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ktrace_stop_work, ktrace_trigger_stop_fn);
 
 /**
+ * struct ktrace_stop_order - what a run of the stop work is to do
+ * @lock: makes the order whole for the stop work, which reads and
+ *	consumes it, the irq_work, which sets it as it queues the work, and
+ *	a start, which cancels it
+ * @gen: the generation of the trace to stop; 0 once done or cancelled
+ * @due: jiffies from when the stop is due
+ * @trigger: the trigger that asked for it, for the log line
+ * @cause_ns: when its cause happened
+ * @frozen_ns: when it froze the trace, or 0 if the stop freezes it (delay=)
+ *
+ * The work is one for all traces, and a run cannot tell which queueing it
+ * comes from: the run of an earlier trace's order may be under way (past
+ * its dequeue, not yet at ktrace_mutex) when that trace is stopped, a new
+ * one started, and the new trace's trigger orders its stop for later; the
+ * irq_work then queues the work again.  So a run takes the generation and
+ * the time from the order, not from the firing: a start empties the
+ * order, and a run finds either nothing (the old trace's order is gone),
+ * or an order not yet due, which it leaves to the run queued for it.
+ */
+struct ktrace_stop_order {
+	/* Orders the irq_work, the stop work and a start on the fields below. */
+	raw_spinlock_t lock;
+	unsigned long gen;
+	unsigned long due;
+	const char *trigger;
+	u64 cause_ns;
+	u64 frozen_ns;
+};
+
+static struct ktrace_stop_order ktrace_stop_order = {
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(ktrace_stop_order.lock),
+};
+
+/**
  * ktrace_trigger_stop_cancel() - forget the stop an earlier trace asked for
  *
  * Called at a start, with ktrace_mutex held, before the writers' gate
@@ -198,10 +233,13 @@ void ktrace_trigger_stop_cancel(void)
 {
 	lockdep_assert_held(&ktrace_mutex);
 	/*
-	 * Not the _sync variant: the work takes ktrace_mutex.  Running
-	 * already, it read the generation of an earlier trace, and
-	 * ktrace_stop_frozen() finds it ended.
+	 * Not the _sync variant: the work takes ktrace_mutex.  A run under
+	 * way finds the order empty, or took an earlier trace's generation,
+	 * which ktrace_stop_frozen() finds ended.
 	 */
+	raw_spin_lock_irq(&ktrace_stop_order.lock);
+	ktrace_stop_order.gen = 0;
+	raw_spin_unlock_irq(&ktrace_stop_order.lock);
 	cancel_delayed_work(&ktrace_stop_work);
 }
 
@@ -210,31 +248,73 @@ void ktrace_trigger_stop_cancel(void)
  * work may still be pending for an earlier trace (a delay= of up to ten
  * minutes, then a stop and a start): queue_delayed_work() would leave it
  * at its old time, and this trace frozen until then.  mod_delayed_work()
- * sets the time of this request; the work stops whichever trace claimed
- * ktrace_stop_gen last, this one.
+ * sets the time of this request, and the order it carries out is this
+ * trace's, the last to claim ktrace_stop_gen.
  */
 static void ktrace_trigger_irq_work_fn(struct irq_work *work)
 {
+	unsigned long delay, flags;
+
 	wake_up_interruptible(&ktrace_pipe_wait);
-	if (atomic_xchg(&ktrace_stop_requested, 0))
-		mod_delayed_work(system_unbound_wq, &ktrace_stop_work,
-				 msecs_to_jiffies(READ_ONCE(ktrace_stop_delay_ms)));
+	if (!atomic_xchg(&ktrace_stop_requested, 0))
+		return;
+	delay = msecs_to_jiffies(READ_ONCE(ktrace_stop_delay_ms));
+	raw_spin_lock_irqsave(&ktrace_stop_order.lock, flags);
+	ktrace_stop_order.gen = atomic_long_read(&ktrace_stop_gen);
+	ktrace_stop_order.due = jiffies + delay;
+	ktrace_stop_order.trigger = READ_ONCE(ktrace_stop_trigger);
+	ktrace_stop_order.cause_ns = READ_ONCE(ktrace_stop_cause_ns);
+	ktrace_stop_order.frozen_ns = READ_ONCE(ktrace_stop_frozen_ns);
+	raw_spin_unlock_irqrestore(&ktrace_stop_order.lock, flags);
+	mod_delayed_work(system_unbound_wq, &ktrace_stop_work, delay);
 }
 
 static DEFINE_IRQ_WORK(ktrace_trigger_irq_work, ktrace_trigger_irq_work_fn);
 
+/*
+ * KUnit only: when set, cleared and called once by the stop work as it
+ * begins to run, where a stop and a start (and the new trace's firing) can
+ * come while the work is already running.
+ */
+VISIBLE_IF_KUNIT ktrace_trigger_hook_fn ktrace_trigger_stop_hook;
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_stop_hook);
+
 static void ktrace_trigger_stop_fn(struct work_struct *work)
 {
-	unsigned long gen = atomic_long_read(&ktrace_stop_gen);
-	u64 cause = READ_ONCE(ktrace_stop_cause_ns), frozen;
+	unsigned long gen;
+	const char *name;
+	u64 cause, frozen;
 
-	if (!READ_ONCE(ktrace_stop_frozen_ns))
-		WRITE_ONCE(ktrace_stop_frozen_ns, ktime_get_mono_fast_ns());
+	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(ktrace_trigger_stop_hook)) {
+		ktrace_trigger_hook_fn hook = ktrace_trigger_stop_hook;
+
+		ktrace_trigger_stop_hook = NULL;
+		hook();
+	}
+	/*
+	 * The order, whole: a run of an earlier trace's order that began
+	 * before a start finds it emptied, or the new trace's order, which
+	 * it carries out only if due (see struct ktrace_stop_order).
+	 */
+	raw_spin_lock_irq(&ktrace_stop_order.lock);
+	gen = ktrace_stop_order.gen;
+	if (gen && time_before(jiffies, ktrace_stop_order.due))
+		gen = 0;
+	else
+		ktrace_stop_order.gen = 0;
+	name = ktrace_stop_order.trigger;
+	cause = ktrace_stop_order.cause_ns;
+	frozen = ktrace_stop_order.frozen_ns;
+	raw_spin_unlock_irq(&ktrace_stop_order.lock);
+	if (!gen)
+		return;
+
+	if (!frozen)
+		frozen = ktime_get_mono_fast_ns();
 	if (!ktrace_stop_frozen(gen))
 		return;
-	frozen = READ_ONCE(ktrace_stop_frozen_ns);
 	pr_info("trigger %s: trace frozen %llu ns and stopped %llu us after the cause\n",
-		READ_ONCE(ktrace_stop_trigger), frozen - cause,
+		name, frozen - cause,
 		div_u64(ktime_get_mono_fast_ns() - cause, NSEC_PER_USEC));
 }
 
@@ -489,6 +569,17 @@ static bool ktrace_pipe_next(void)
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * ktrace_trigger_stop_flush() - wait for a run of the stop work under way
+ *
+ * For tests: a run queued for later (a delay=) is left queued.
+ */
+void ktrace_trigger_stop_flush(void)
+{
+	flush_work(&ktrace_stop_work.work);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_stop_flush);
+
 /**
  * ktrace_trigger_pipe_drain() - consume every firing logged so far
  *

@@ -645,10 +645,10 @@ static void buffer_too_big_test(struct kunit *test)
  * After ktrace_buf_clock_changed() the next record comes with a timestamp
  * record, so that it decodes on its own whatever the clock did meanwhile
  * (a new start, the switch from the TSC to tsc-mono); the records after it
- * need none.  And the recorded clock still never goes back: a new clock
- * that starts behind the last record (tsc-mono continues from the TSC of
- * the CPU that switched, which may lag behind this buffer's) is recorded
- * as that last value until it catches up.
+ * need none.  And the recorded clock still never goes back: a clock that
+ * steps back behind the last record after the change is recorded as that
+ * last value until it catches up (one behind it at the change goes on
+ * from it: buffer_clock_jump_test()).
  */
 static void buffer_clock_change_test(struct kunit *test)
 {
@@ -688,6 +688,43 @@ static void buffer_clock_change_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->clock[4], 1 << KTRACE_CLOCK_BITS);
 	KUNIT_EXPECT_EQ(test, d->clock[5], (1 << KTRACE_CLOCK_BITS) + 3);
 	KUNIT_EXPECT_EQ(test, d->payload[2], 3);
+}
+
+/*
+ * A buffer's clock that jumped far ahead (a TSC that did, before it was
+ * found unstable), then a change to a clock behind it (tsc-mono): the
+ * records after the change never go back, and advance as the new clock
+ * does, rather than stay at the last value until the new clock catches
+ * up (hours, for a jump of hours).
+ */
+static void buffer_clock_jump_test(struct kunit *test)
+{
+	struct tbuf *t = tbuf_create(test, false);
+	struct decoded *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	u64 jumped = 1000000000000ULL;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, put(t, 1, 5), 0);
+	t->clock = jumped;
+	KUNIT_ASSERT_EQ(test, put(t, 2, 0), 0);
+	t->clock = 2000;
+	ktrace_buf_clock_changed(t->buf);
+	for (i = 3; i <= 6; i++)
+		KUNIT_ASSERT_EQ(test, put(t, i, 10), 0);
+	/* A later change (a start) keeps the clock going as it went. */
+	ktrace_buf_clock_changed(t->buf);
+	KUNIT_ASSERT_EQ(test, put(t, 7, 10), 0);
+
+	flush(t);
+	decode_slot(test, t, 0, d);
+	KUNIT_ASSERT_EQ(test, d->nr, 7);
+	KUNIT_EXPECT_EQ(test, d->clock[1], jumped);
+	for (i = 2; i < d->nr; i++) {
+		KUNIT_EXPECT_GE(test, d->clock[i], jumped);
+		KUNIT_EXPECT_EQ_MSG(test, d->clock[i] - d->clock[i - 1], 10,
+				    "record %u: %llu after %llu", i, d->clock[i], d->clock[i - 1]);
+	}
 }
 
 /*
@@ -778,6 +815,7 @@ static struct kunit_case ktrace_buffer_cases[] = {
 	KUNIT_CASE(buffer_overwrite_pending_test),
 	KUNIT_CASE(buffer_too_big_test),
 	KUNIT_CASE(buffer_clock_change_test),
+	KUNIT_CASE(buffer_clock_jump_test),
 	KUNIT_CASE(buffer_corrupt_header_test),
 	KUNIT_CASE(buffer_cpu_dying_test),
 	{}

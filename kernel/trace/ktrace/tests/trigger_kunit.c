@@ -8,9 +8,9 @@
  *
  * The latency matcher, with a simulated clock: pairs under and over the
  * threshold, timeouts, pairs of an earlier trace, a full table, restarts,
- * forgotten pairs and pairs that change key; and on the real tracer, the
- * scan timer of a latency trigger, which runs only while tracing, and an
- * arm that fails while a probe of it runs.
+ * forgotten pairs and a system call whose task changes pid (execve()); and
+ * on the real tracer, the scan timer of a latency trigger, which runs only
+ * while tracing, and an arm that fails while a probe of it runs.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -170,7 +170,7 @@ static void lat_pairs_test(struct kunit *test)
 {
 	struct ktrace_latency *l = new_matcher(test);
 	u64 elapsed = 0;
-	u32 info = 0;
+	u64 info = 0;
 
 	KUNIT_ASSERT_TRUE(test, ktrace_lat_begin(l, 42, 1000, 7, false));
 	/* Under the threshold: found, not over, and removed. */
@@ -200,7 +200,7 @@ static void lat_restart_test(struct kunit *test)
 {
 	struct ktrace_latency *l = new_matcher(test);
 	u64 elapsed;
-	u32 info;
+	u64 info;
 
 	/* Keep the first beginning (a second wakeup of a waiting task). */
 	ktrace_lat_begin(l, 5, 1000, 1, false);
@@ -222,7 +222,7 @@ static void lat_expired_test(struct kunit *test)
 {
 	struct ktrace_latency *l = new_matcher(test);
 	u64 key, elapsed;
-	u32 info;
+	u64 info;
 
 	ktrace_lat_begin(l, 10, 1000, 100, false);
 	ktrace_lat_begin(l, 11, 1050, 110, false);
@@ -246,7 +246,7 @@ static void lat_since_test(struct kunit *test)
 {
 	struct ktrace_latency *l = new_matcher(test);
 	u64 key, elapsed;
-	u32 info;
+	u64 info;
 
 	/* Begun before the trace started at 5000: dropped, never fired. */
 	ktrace_lat_begin(l, 1, 1000, 0, false);
@@ -266,7 +266,7 @@ static void lat_full_test(struct kunit *test)
 	struct ktrace_latency *l = new_matcher(test);
 	unsigned int i, tracked = 0;
 	u64 elapsed;
-	u32 info;
+	u64 info;
 
 	for (i = 0; i < 2 * KTRACE_LAT_SLOTS; i++)
 		tracked += ktrace_lat_begin(l, i, 1000, 0, false);
@@ -284,37 +284,12 @@ static void lat_forget_test(struct kunit *test)
 {
 	struct ktrace_latency *l = new_matcher(test);
 	u64 key, elapsed;
-	u32 info;
+	u64 info;
 
 	ktrace_lat_begin(l, 77, 1000, 0, false);
 	ktrace_lat_forget(l, 77);
 	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 99999, 0, &key, &elapsed, &info));
 	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 77, 99999, 0, &elapsed, &info));
-}
-
-static void lat_move_test(struct kunit *test)
-{
-	struct ktrace_latency *l = new_matcher(test);
-	u64 key, elapsed;
-	u32 info;
-
-	/* A thread's execve(): it enters as tid 300, returns as pid 200. */
-	ktrace_lat_begin(l, 300, 1000, 59, true);
-	KUNIT_EXPECT_TRUE(test, ktrace_lat_move(l, 300, 200));
-	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 300, 1050, 0, &elapsed, &info));
-	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 200, 1050, 0, &elapsed, &info));
-	KUNIT_EXPECT_EQ(test, elapsed, 50);
-	KUNIT_EXPECT_EQ(test, info, 59);
-	KUNIT_EXPECT_FALSE(test, ktrace_lat_expired(l, 99999, 0, &key, &elapsed, &info));
-	/* It keeps its beginning: over the threshold, it fires. */
-	ktrace_lat_begin(l, 301, 1000, 59, true);
-	KUNIT_EXPECT_TRUE(test, ktrace_lat_move(l, 301, 201));
-	KUNIT_ASSERT_TRUE(test, ktrace_lat_expired(l, 1200, 0, &key, &elapsed, &info));
-	KUNIT_EXPECT_EQ(test, key, 201);
-	KUNIT_EXPECT_EQ(test, elapsed, 200);
-	/* Nothing in flight: nothing moves. */
-	KUNIT_EXPECT_FALSE(test, ktrace_lat_move(l, 302, 202));
-	KUNIT_EXPECT_FALSE(test, ktrace_lat_end(l, 202, 1300, 0, &elapsed, &info));
 }
 
 /* A trigger, as armed by a write of @spec, but not published. */
@@ -327,6 +302,33 @@ static struct ktrace_trigger *new_trigger(struct kunit *test, const char *spec)
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_EQ(test, ktrace_trigger_parse(s, &t->spec), 0);
 	return t;
+}
+
+/*
+ * An execve() by a thread other than the leader that fails after
+ * de_thread(), its point of no return: the thread took the leader's pid
+ * there (exchange_tids()), and returns from execve() under that pid,
+ * without sched_process_exec.  Its system call still ends: nothing is
+ * left to time out and fire later.  A successful execve() is the same
+ * to the matcher.
+ */
+static void lat_exec_fail_test(struct kunit *test)
+{
+	struct ktrace_latency *l = new_matcher(test);
+	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	u64 key, elapsed = 0;
+	u64 info = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	l->trigger = new_trigger(test, "latency:syscall>1us");
+	p->pid = 300;
+	ktrace_lat_sys_begin(l, p, 59, 1000);
+	p->pid = 200;
+	KUNIT_EXPECT_TRUE(test, ktrace_lat_sys_end(l, p, 1150, 0, &elapsed, &info));
+	KUNIT_EXPECT_EQ(test, elapsed, 150);
+	KUNIT_EXPECT_EQ(test, info, 300ULL << 32 | 59);
+	KUNIT_EXPECT_FALSE_MSG(test, ktrace_lat_expired(l, 99999, 0, &key, &elapsed, &info),
+			       "left to time out: key %llu", key);
 }
 
 /* The tests start and stop the tracer: not while a trace of the user runs. */
@@ -531,6 +533,124 @@ static void stop_across_traces_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wait_state(KTRACE_STATE_STOPPED));
 }
 
+/* The new trace's delay= trigger, fired while the old trace's stop work runs. */
+static struct ktrace_trigger *stale_stop_slow;
+
+/*
+ * As the stop work of a trace begins: the trace is started again, and
+ * the new trace's trigger asks for a stop ten minutes from now.
+ */
+static void stale_stop_restart(void)
+{
+	struct ktrace_trigger_cause c = { .reason = "kunit" };
+
+	if (ktrace_set_enabled(true))
+		return;
+	ktrace_trigger_fire(stale_stop_slow, &c);
+}
+
+/*
+ * The stop work of a trace, running already when that trace is stopped
+ * and a new one started, stops nothing of the new trace: not even once
+ * the new trace's trigger asked for its own stop, later (delay=).
+ */
+static void stop_work_stale_test(struct kunit *test)
+{
+	struct ktrace_trigger *now = new_trigger(test, "user");
+	struct ktrace_trigger_cause c = { .reason = "kunit" };
+	unsigned long gen;
+	int i;
+
+	stale_stop_slow = new_trigger(test, "user delay=600000");
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	gen = ktrace_generation_read();
+	ktrace_trigger_stop_hook = stale_stop_restart;
+	KUNIT_ASSERT_EQ(test, ktrace_trigger_fire(now, &c), 0);
+	for (i = 0; i < 100 && READ_ONCE(ktrace_trigger_stop_hook); i++)
+		msleep(20);
+	if (READ_ONCE(ktrace_trigger_stop_hook)) {
+		ktrace_trigger_stop_hook = NULL;
+		KUNIT_FAIL(test, "the stop work did not run");
+		return;
+	}
+	ktrace_trigger_stop_flush();
+	KUNIT_EXPECT_EQ(test, atomic_read(&stale_stop_slow->fired), 1);
+	KUNIT_EXPECT_EQ(test, ktrace_generation_read(), gen + 1);
+	KUNIT_EXPECT_EQ_MSG(test, ktrace_get_state(), KTRACE_STATE_TRACING,
+			    "the new trace stopped 10 minutes early");
+}
+
+/* A close of the channels held up, as by a reader blocked in read(). */
+static struct {
+	enum ktrace_trace_mode mode;
+	struct completion closing;
+	struct completion release;
+	struct completion done;
+} held_close;
+
+/* Where relay_close() waits for the readers: until released, 3 s at most. */
+static void held_close_hook(void)
+{
+	complete(&held_close.closing);
+	wait_for_completion_timeout(&held_close.release, 3 * HZ);
+}
+
+/* echo MODE > mode, which frees the channels. */
+static int held_close_fn(void *unused)
+{
+	ktrace_set_mode(held_close.mode);
+	complete(&held_close.done);
+	return 0;
+}
+
+/*
+ * A mode or a size frees the channels, and relay_close() then waits for
+ * the readers of their stream files: one blocked in copy_to_user() on a
+ * userfaultfd or FUSE page holds that close up as long as it likes.  The
+ * control files answer meanwhile: a start fails with EBUSY (the new stream
+ * files would take the names of the old ones), a size is taken; once the
+ * old files are gone, a start succeeds.
+ */
+static void close_held_test(struct kunit *test)
+{
+	unsigned long kb = ktrace_get_buffer_size_kb(), t0, ms;
+	struct task_struct *k;
+	int ret;
+
+	held_close.mode = ktrace_get_mode() == KTRACE_TRACE_DROP ?
+			  KTRACE_TRACE_OVERWRITE : KTRACE_TRACE_DROP;
+	init_completion(&held_close.closing);
+	init_completion(&held_close.release);
+	init_completion(&held_close.done);
+	/* Channels to free. */
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(false), 0);
+	ktrace_channel_close_hook = held_close_hook;
+	k = kthread_run(held_close_fn, NULL, "ktrace_kunit_close");
+	if (IS_ERR(k)) {
+		ktrace_channel_close_hook = NULL;
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(k));
+		return;
+	}
+	wait_for_completion(&held_close.closing);
+
+	t0 = jiffies;
+	ret = ktrace_set_enabled(true);
+	ms = jiffies_to_msecs(jiffies - t0);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_LT_MSG(test, ms, 1000, "a start waited %lu ms for the close", ms);
+	t0 = jiffies;
+	ret = ktrace_set_buffer_size_kb(kb);
+	ms = jiffies_to_msecs(jiffies - t0);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_LT_MSG(test, ms, 1000, "a size waited %lu ms for the close", ms);
+
+	complete(&held_close.release);
+	wait_for_completion(&held_close.done);
+	KUNIT_EXPECT_EQ(test, ktrace_get_mode(), held_close.mode);
+	KUNIT_EXPECT_EQ(test, ktrace_set_enabled(true), 0);
+}
+
 /* The scan timer of a latency trigger runs while a trace runs, only. */
 static void lat_scan_timer_test(struct kunit *test)
 {
@@ -621,7 +741,7 @@ static struct kunit_case trigger_cases[] = {
 	KUNIT_CASE(lat_since_test),
 	KUNIT_CASE(lat_full_test),
 	KUNIT_CASE(lat_forget_test),
-	KUNIT_CASE(lat_move_test),
+	KUNIT_CASE(lat_exec_fail_test),
 	{}
 };
 
@@ -634,6 +754,8 @@ static struct kunit_case trigger_tracer_cases[] = {
 	KUNIT_CASE(trigger_log_test),
 	KUNIT_CASE(frozen_writes_test),
 	KUNIT_CASE(stop_across_traces_test),
+	KUNIT_CASE(stop_work_stale_test),
+	KUNIT_CASE(close_held_test),
 	KUNIT_CASE(lat_scan_timer_test),
 	KUNIT_CASE(lat_arm_failure_test),
 	{}
