@@ -333,7 +333,7 @@ static void put_fields(struct kt_buf *b, const struct kt_trace *t, const struct 
 				put_named(b, t, &d.event->fields[j], &d, json, &first);
 			continue;
 		}
-		snprintf(word, sizeof(word), "unknown:0x%08x", (uint32_t)key);
+		snprintf(word, sizeof(word), KTRACE_UNKNOWN_KEY, (uint32_t)key);
 		if (json) {
 			kt_bufprintf(b, "%s", first ? "" : ",");
 			kt_json_string(b, (const unsigned char *)f->name, strlen(f->name));
@@ -378,10 +378,10 @@ int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *ti
 	kt_comm_word(t, r->pid, comm, sizeof(comm));
 	kt_bufprintf(b, "%s %u %s-%d ", time, r->cpu, comm, r->pid);
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
-		kt_bufprintf(b, "unknown:%s id=%u payload=0x%x", kt_channel_name(r->channel),
+		kt_bufprintf(b, KTRACE_UNKNOWN_COMPACT, kt_channel_name(r->channel),
 			     r->id, r->payload);
 	else if (!ev)
-		kt_bufprintf(b, "unknown:%s major=%u minor=%u length=%u",
+		kt_bufprintf(b, KTRACE_UNKNOWN_EXPANDED,
 			     kt_channel_name(r->channel), r->major, r->minor, r->length);
 	else
 		kt_bufprintf(b, "%s:%s", ev->group, ev->name);
@@ -435,7 +435,8 @@ int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *ti
 		     extra ? extra : "", r->cpu, r->pid);
 	kt_json_string(b, (const unsigned char *)comm, strlen(comm));
 	if (!ev)
-		kt_bufprintf(b, ",\"event\":\"unknown:%s\"", kt_channel_name(r->channel));
+		kt_bufprintf(b, ",\"event\":\"" KTRACE_UNKNOWN_EVENT "\"",
+			     kt_channel_name(r->channel));
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
 		kt_bufprintf(b, ",\"fields\":{\"id\":%u,\"payload\":\"0x%x\"}", r->id,
 			     r->payload);

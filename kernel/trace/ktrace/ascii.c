@@ -395,7 +395,7 @@ static void ascii_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
 	}
 	k = &a->keys[v & (ASCII_KEYS - 1)];
 	if (!k->ev || k->key != (u32)v || k->ambiguous || strcmp(k->ev->group, ev->group)) {
-		seq_buf_printf(&a->line, " %s=unknown:0x%08x", f->name, (u32)v);
+		seq_buf_printf(&a->line, " %s=" KTRACE_UNKNOWN_KEY, f->name, (u32)v);
 		return;
 	}
 	d = (struct ktrace_record) { .data = k->data, .length = k->length };
@@ -477,10 +477,10 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 	seq_buf_printf(&a->line, "%llu.%09u %u %s-%d ", ns, rem, cpu, comm, c->pid);
 	if (!ev) {
 		if (compact)
-			seq_buf_printf(&a->line, "unknown:%s id=%u payload=0x%x\n",
+			seq_buf_printf(&a->line, KTRACE_UNKNOWN_COMPACT "\n",
 				       ktrace_channel_name(ch), rec->id, rec->payload);
 		else
-			seq_buf_printf(&a->line, "unknown:%s major=%u minor=%u length=%u\n",
+			seq_buf_printf(&a->line, KTRACE_UNKNOWN_EXPANDED "\n",
 				       ktrace_channel_name(ch), rec->major, rec->minor,
 				       rec->length);
 		return;

@@ -105,6 +105,15 @@ int ktrace_decode_record(const void *buf, size_t avail, u64 *clock,
 			 struct ktrace_record *rec);
 
 /*
+ * What both decoders print for an event without metadata (its channel's
+ * name, then the header's numbers) and for a key that names nothing.
+ */
+#define KTRACE_UNKNOWN_EVENT	"unknown:%s"
+#define KTRACE_UNKNOWN_COMPACT	KTRACE_UNKNOWN_EVENT " id=%u payload=0x%x"
+#define KTRACE_UNKNOWN_EXPANDED	KTRACE_UNKNOWN_EVENT " major=%u minor=%u length=%u"
+#define KTRACE_UNKNOWN_KEY	"unknown:0x%08x"
+
+/*
  * The rules of a field's value (decode.c): the ascii pipe (ascii.c) and
  * tools/ktrace (tools/ktrace/format.c) print the same line for a record.
  * They print with @put (@len bytes of @s, as many as fit) to @ctx.
