@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "../../kernel/trace/ktrace/format.h"	/* the ascii pipe's words */
 
 #define CTF_MAGIC		0xc1fc1fc1U
 /* Packet header (24 bytes) and context (44 bytes); all byte-aligned. */
@@ -257,7 +258,7 @@ static int add_fields(struct conv *c, struct kt_trace *t, const struct kt_record
 			for (j = 0; j < d.event->nr_fields && !ret; j++)
 				ret = add_field(c, t, &d.event->fields[j], &d);
 		} else {
-			snprintf(word, sizeof(word), "unknown:0x%08x", (uint32_t)key);
+			snprintf(word, sizeof(word), KTRACE_UNKNOWN_KEY, (uint32_t)key);
 			ret = add_string(c, f->name, word, strlen(word));
 		}
 		if (ret)
@@ -585,7 +586,7 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	if (ev)
 		snprintf(name, sizeof(name), "%s:%s", ev->group, ev->name);
 	else
-		snprintf(name, sizeof(name), "unknown:%s", kt_channel_name(r->channel));
+		snprintf(name, sizeof(name), KTRACE_UNKNOWN_EVENT, kt_channel_name(r->channel));
 	if (class_of(c, tr, r->channel, name, &id))
 		return -1;
 	if (st->bytes >= CTF_PACKET_MAX) {

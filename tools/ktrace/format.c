@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "../../kernel/trace/ktrace/format.h"	/* the rules shared with the kernel */
 
 /* Make room in @b for @n more bytes and a NUL; false if it cannot. */
 static bool buf_room(struct kt_buf *b, size_t n)
@@ -84,26 +85,26 @@ static void buf_putc(struct kt_buf *b, char ch)
 	b->p[b->len] = '\0';
 }
 
+/* The shared rules' output (struct ktrace_out): all of it, or nothing. */
+static void buf_put(void *ctx, const char *s, size_t len)
+{
+	struct kt_buf *b = ctx;
+
+	if (b->overflow || !buf_room(b, len)) {
+		b->overflow = true;
+		return;
+	}
+	memcpy(b->p + b->len, s, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+}
+
+/* A string as the ascii pipe prints it (ktrace_put_string()). */
 static void put_string(struct kt_buf *b, const unsigned char *s, size_t len)
 {
-	size_t i;
+	struct ktrace_out o = { buf_put, b };
 
-	buf_putc(b, '"');
-	for (i = 0; i < len; i++) {
-		unsigned char ch = s[i];
-
-		if (ch == '"' || ch == '\\')
-			kt_bufprintf(b, "\\%c", ch);
-		else if (ch == '\n')
-			kt_bufprintf(b, "\\n");
-		else if (ch == '\t')
-			kt_bufprintf(b, "\\t");
-		else if (ch < 0x20 || ch > 0x7e)
-			kt_bufprintf(b, "\\x%02x", ch);
-		else
-			buf_putc(b, ch);
-	}
-	buf_putc(b, '"');
+	ktrace_put_string(&o, (const char *)s, len);
 }
 
 /* The length of the well-formed UTF-8 sequence at s, or 0. */
@@ -162,57 +163,15 @@ void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len)
 	buf_putc(b, '"');
 }
 
-/*
- * A FLAGS value as ftrace's __print_flags(): the names of the table's
- * masks all of whose bits are set, in table order, each clearing its
- * bits, then the bits left in hexadecimal, joined by '|'; 0 as the name
- * of the value 0 if the table has one.
- */
-static void put_flags(struct kt_buf *b, const struct kt_field *f, uint64_t v)
+/* The named values of a field, for the shared rules (struct ktrace_value_desc). */
+static u64 enum_value(const void *table, unsigned int i)
 {
-	const char *sep = "";
-	unsigned int i;
-
-	if (!v) {
-		for (i = 0; i < f->nr_values; i++) {
-			if (!f->values[i].value) {
-				kt_bufprintf(b, "%s", f->values[i].name);
-				return;
-			}
-		}
-		kt_bufprintf(b, "0");
-		return;
-	}
-	for (i = 0; i < f->nr_values && v; i++) {
-		uint64_t mask = f->values[i].value;
-
-		if (mask && (v & mask) == mask) {
-			kt_bufprintf(b, "%s%s", sep, f->values[i].name);
-			sep = "|";
-			v &= ~mask;
-		}
-	}
-	if (v)
-		kt_bufprintf(b, "%s0x%llx", sep, (unsigned long long)v);
+	return ((const struct kt_enum *)table)[i].value;
 }
 
-/*
- * KTRACE_FIELD_SATURATES: 1 if @v, the value of @f (sign-extended if
- * signed), is its largest, -1 if its smallest and signed, else 0.  @bits
- * is its width.
- */
-static int saturated(const struct kt_field *f, unsigned int bits, uint64_t v)
+static const char *enum_name(const void *table, unsigned int i)
 {
-	if (!(f->flags & KTRACE_FIELD_SATURATES) || !bits || bits > 64)
-		return 0;
-	if (f->flags & KTRACE_FIELD_SIGNED) {
-		int64_t max = bits > 1 ? (int64_t)(~0ULL >> (65 - bits)) : 0;
-
-		if ((int64_t)v == max)
-			return 1;
-		return (int64_t)v == -max - 1 ? -1 : 0;
-	}
-	return v == ~0ULL >> (64 - bits) ? 1 : 0;
+	return ((const struct kt_enum *)table)[i].name;
 }
 
 /*
@@ -225,20 +184,24 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 				 const struct kt_field *f, const struct kt_record *r,
 				 uint64_t *val, const unsigned char **s, size_t *len)
 {
-	const char *sym;
-	bool compact = r->id != KTRACE_ID_EXPANDED;
-	uint64_t v = 0, raw;
-	unsigned int i, bits;
-	int sat;
+	bool compact = r->id != KTRACE_ID_EXPANDED, overflow = b->overflow;
+	struct ktrace_value_desc d = {
+		.display = f->display, .flags = f->flags,
+		.bits = ktrace_field_bits(f->size, compact),
+		.table = f->values, .nr_values = f->nr_values,
+		.value = enum_value, .name = enum_name,
+	};
+	struct ktrace_record data = { .data = r->data, .length = r->length };
+	struct ktrace_out o = { buf_put, b };
+	size_t start = b->len;
+	const char *str, *sym;
+	uint64_t raw;
+	u64 v;
 
 	if (f->display == KTRACE_DISPLAY_STRING && !compact) {
-		size_t off = f->offset < r->length ? f->offset : r->length;
-		size_t size = f->size ? f->size : r->length - off;
-
-		if (f->offset + size > r->length)
+		if (!ktrace_field_string(&data, f->offset, f->size, &str, len))
 			return KT_VALUE_NONE;
-		*s = r->data + f->offset;
-		*len = strnlen((const char *)r->data + f->offset, size);
+		*s = (const unsigned char *)str;
 		return KT_VALUE_STRING;
 	}
 	/*
@@ -247,51 +210,29 @@ static enum kt_value field_value(struct kt_buf *b, const struct kt_trace *t,
 	 */
 	if (!kt_field_raw(f, r, &raw))
 		return KT_VALUE_NONE;
-	v = raw;
-	bits = compact ? f->size : f->size * 8;
-	if ((f->flags & KTRACE_FIELD_SIGNED) && bits < 64 && (v >> (bits - 1)) & 1)
-		v |= ~0ULL << bits;
-	*val = v;
-	switch (f->display) {
-	case KTRACE_DISPLAY_SYMBOL:
+	switch (ktrace_put_value(&o, &d, raw, &v)) {
+	case KTRACE_VALUE_SYMBOL:
 		/* The symbol saved with the trace, as the kernel's %pS. */
 		sym = kt_symbol(t, v);
 		if (sym)
 			kt_bufprintf(b, "%s", sym);
 		else
 			kt_bufprintf(b, "0x%llx", (unsigned long long)v);
-		return KT_VALUE_WORD;
-	case KTRACE_DISPLAY_HEX:
-		kt_bufprintf(b, "0x%llx", (unsigned long long)v);
-		return KT_VALUE_WORD;
-	case KTRACE_DISPLAY_DEV:
-		/* The kernel's dev_t: MINORBITS is 20. */
-		kt_bufprintf(b, "%u:%u", (unsigned int)(v >> 20) & 0xfff,
-			     (unsigned int)v & 0xfffff);
-		return KT_VALUE_WORD;
-	case KTRACE_DISPLAY_FLAGS:
-		put_flags(b, f, raw);
-		return KT_VALUE_WORD;
-	case KTRACE_DISPLAY_ENUM:
-		for (i = 0; i < f->nr_values; i++) {
-			if (f->values[i].value == v) {
-				kt_bufprintf(b, "%s", f->values[i].name);
-				return KT_VALUE_WORD;
-			}
-		}
 		break;
-	}
-	/*
-	 * A number (DEC, PID, an enum value without a name, a key printed as
-	 * it is); clamped: >= the largest value, <= the smallest, a word.
-	 */
-	sat = saturated(f, bits, v);
-	if (!sat)
+	case KTRACE_VALUE_WORD:
+		break;
+	case KTRACE_VALUE_NUMBER:
+		/* Unless clamped (>=VALUE, <=VALUE: a word), the caller's to print. */
+		if (ktrace_field_saturated(f->flags, d.bits, v))
+			break;
+		b->len = start;
+		b->overflow = overflow;
+		if (b->p)
+			b->p[start] = '\0';
+		*val = v;
 		return f->flags & KTRACE_FIELD_SIGNED ? KT_VALUE_SIGNED : KT_VALUE_UNSIGNED;
-	if (f->flags & KTRACE_FIELD_SIGNED)
-		kt_bufprintf(b, "%s%lld", sat > 0 ? ">=" : "<=", (long long)v);
-	else
-		kt_bufprintf(b, ">=%llu", (unsigned long long)v);
+	}
+	*val = v;
 	return KT_VALUE_WORD;
 }
 
@@ -392,7 +333,7 @@ static void put_fields(struct kt_buf *b, const struct kt_trace *t, const struct 
 				put_named(b, t, &d.event->fields[j], &d, json, &first);
 			continue;
 		}
-		snprintf(word, sizeof(word), "unknown:0x%08x", (uint32_t)key);
+		snprintf(word, sizeof(word), KTRACE_UNKNOWN_KEY, (uint32_t)key);
 		if (json) {
 			kt_bufprintf(b, "%s", first ? "" : ",");
 			kt_json_string(b, (const unsigned char *)f->name, strlen(f->name));
@@ -437,10 +378,10 @@ int kt_format_time(struct kt_trace *t, const struct kt_record *r, const char *ti
 	kt_comm_word(t, r->pid, comm, sizeof(comm));
 	kt_bufprintf(b, "%s %u %s-%d ", time, r->cpu, comm, r->pid);
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
-		kt_bufprintf(b, "unknown:%s id=%u payload=0x%x", kt_channel_name(r->channel),
+		kt_bufprintf(b, KTRACE_UNKNOWN_COMPACT, kt_channel_name(r->channel),
 			     r->id, r->payload);
 	else if (!ev)
-		kt_bufprintf(b, "unknown:%s major=%u minor=%u length=%u",
+		kt_bufprintf(b, KTRACE_UNKNOWN_EXPANDED,
 			     kt_channel_name(r->channel), r->major, r->minor, r->length);
 	else
 		kt_bufprintf(b, "%s:%s", ev->group, ev->name);
@@ -494,7 +435,8 @@ int kt_format_json(struct kt_trace *t, const struct kt_record *r, const char *ti
 		     extra ? extra : "", r->cpu, r->pid);
 	kt_json_string(b, (const unsigned char *)comm, strlen(comm));
 	if (!ev)
-		kt_bufprintf(b, ",\"event\":\"unknown:%s\"", kt_channel_name(r->channel));
+		kt_bufprintf(b, ",\"event\":\"" KTRACE_UNKNOWN_EVENT "\"",
+			     kt_channel_name(r->channel));
 	if (!ev && r->id != KTRACE_ID_EXPANDED)
 		kt_bufprintf(b, ",\"fields\":{\"id\":%u,\"payload\":\"0x%x\"}", r->id,
 			     r->payload);

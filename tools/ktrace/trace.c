@@ -960,20 +960,19 @@ const char *kt_comm(const struct kt_trace *t, int pid)
 
 bool kt_field_raw(const struct kt_field *f, const struct kt_record *r, uint64_t *raw)
 {
-	uint64_t v = 0;
+	const struct ktrace_record rec = {
+		.payload = r->payload, .data = r->data, .length = r->length,
+	};
+	u64 v;
+	bool ok;
 
-	/* read_metadata() let only 1 to 32 bits within the payload through. */
-	if (r->id != KTRACE_ID_EXPANDED) {
-		v = r->payload >> f->offset;
-		if (f->size < 32)
-			v &= (1ULL << f->size) - 1;
-	} else {
-		if (f->size > sizeof(v) || f->offset + f->size > r->length)
-			return false;
-		memcpy(&v, r->data + f->offset, f->size);
-	}
+	/*
+	 * The kernel's rule (decode.c); read_metadata() let only 1 to 32
+	 * bits within the payload through.
+	 */
+	ok = ktrace_field_raw(&rec, r->id != KTRACE_ID_EXPANDED, f->offset, f->size, &v);
 	*raw = v;
-	return true;
+	return ok;
 }
 
 /*

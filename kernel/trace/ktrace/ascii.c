@@ -34,7 +34,6 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
-#include <linux/unaligned.h>
 
 #include "buffer.h"
 #include "event.h"
@@ -245,37 +244,29 @@ static void ascii_learn(struct ktrace_ascii *a, const struct ktrace_event *ev,
 	memcpy(n->comm, rec->data + commf->offset, min_t(size_t, len, TASK_COMM_LEN - 1));
 }
 
+/* The shared rules' output (struct ktrace_out): what fits of it. */
+static void ascii_put(void *ctx, const char *str, size_t len)
+{
+	seq_buf_printf(ctx, "%.*s", (int)len, str);
+}
+
 /**
  * ktrace_ascii_string() - a string as the ascii formats print it
  * @s: where to
  * @str: the string
  * @len: its length
  *
- * Quoted and escaped as in C, other unprintable bytes as \xHH.  Only
- * seq_buf_printf() and seq_buf_putc(), which write what fits: a cut line
- * is delivered whole, so seq_buf_puts(), which writes nothing of a string
- * that does not fit, would leave bytes of the buffer unwritten in it.
+ * Quoted and escaped as in C, other unprintable bytes as \xHH
+ * (ktrace_put_string()).  Only seq_buf_printf() and seq_buf_putc(),
+ * which write what fits: a cut line is delivered whole, so
+ * seq_buf_puts(), which writes nothing of a string that does not fit,
+ * would leave bytes of the buffer unwritten in it.
  */
 void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len)
 {
-	size_t i;
+	struct ktrace_out o = { ascii_put, s };
 
-	seq_buf_putc(s, '"');
-	for (i = 0; i < len; i++) {
-		char ch = str[i];
-
-		if (ch == '"' || ch == '\\')
-			seq_buf_printf(s, "\\%c", ch);
-		else if (ch == '\n')
-			seq_buf_printf(s, "\\n");
-		else if (ch == '\t')
-			seq_buf_printf(s, "\\t");
-		else if (ch < 0x20 || ch > 0x7e)
-			seq_buf_printf(s, "\\x%02x", (u8)ch);
-		else
-			seq_buf_putc(s, ch);
-	}
-	seq_buf_putc(s, '"');
+	ktrace_put_string(&o, str, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_string);
 
@@ -286,141 +277,48 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_string);
 static bool ascii_raw(const struct ktrace_field *f, const struct ktrace_record *rec,
 		      bool compact, u64 *v)
 {
-	*v = 0;
-	if (compact) {
-		*v = rec->payload >> f->offset;
-		if (f->size < 32)
-			*v &= (1ULL << f->size) - 1;
-		return true;
-	}
-	if (f->offset + f->size > rec->length)
-		return false;
-	/* Records are 4-byte aligned only; numbers in the writer's byte order. */
-	switch (f->size) {
-	case 1:
-		*v = *(const u8 *)(rec->data + f->offset);
-		return true;
-	case 2:
-		*v = get_unaligned((const u16 *)(rec->data + f->offset));
-		return true;
-	case 4:
-		*v = get_unaligned((const u32 *)(rec->data + f->offset));
-		return true;
-	case 8:
-		*v = get_unaligned((const u64 *)(rec->data + f->offset));
-		return true;
-	}
-	return false;
+	return ktrace_field_raw(rec, compact, f->offset, f->size, v);
 }
 
-/* Bits named by the flag table, in its order, then the rest in hex. */
-static void ascii_flags(struct seq_buf *s, const struct ktrace_field *f, u64 v)
+static u64 ascii_enum_value(const void *table, unsigned int i)
 {
-	const struct ktrace_enum_value *e;
-	const char *sep = "";
-	unsigned int i;
-
-	if (!v) {
-		/* Only 0 itself is named by an entry of value 0. */
-		for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
-			if (!e->value) {
-				seq_buf_printf(s, "%s", e->name);
-				return;
-			}
-		}
-		seq_buf_printf(s, "0");
-		return;
-	}
-	for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
-		if (e->value && ((u64)e->value & v) == (u64)e->value) {
-			seq_buf_printf(s, "%s%s", sep, e->name);
-			sep = "|";
-			v &= ~(u64)e->value;
-		}
-	}
-	if (v)
-		seq_buf_printf(s, "%s0x%llx", sep, v);
+	return ((const struct ktrace_enum_value *)table)[i].value;
 }
 
-/* ">=" or "<=" before a value at a saturating field's bound. */
-static const char *ascii_bound(const struct ktrace_field *f, u64 v, bool compact)
+static const char *ascii_enum_name(const void *table, unsigned int i)
 {
-	unsigned int bits = compact ? f->size : f->size * 8;
-	u64 max;
-
-	if (!(f->flags & KTRACE_FIELD_SATURATES) || !bits || bits > 64)
-		return "";
-	if (f->flags & KTRACE_FIELD_SIGNED) {
-		max = (1ULL << (bits - 1)) - 1;
-		if ((s64)v == (s64)max)
-			return ">=";
-		return (s64)v == -(s64)max - 1 ? "<=" : "";
-	}
-	max = bits == 64 ? U64_MAX : (1ULL << bits) - 1;
-	return v == max ? ">=" : "";
+	return ((const struct ktrace_enum_value *)table)[i].name;
 }
 
 /* One field's value: compact events from the payload, expanded from data. */
 static void ascii_field(struct seq_buf *s, const struct ktrace_field *f,
 			const struct ktrace_record *rec, bool compact)
 {
-	const struct ktrace_enum_value *e;
-	unsigned int i;
-	u64 v;
+	struct ktrace_value_desc d = {
+		.display = f->display, .flags = f->flags,
+		.bits = ktrace_field_bits(f->size, compact),
+		.table = f->values, .nr_values = f->nr_values,
+		.value = ascii_enum_value, .name = ascii_enum_name,
+	};
+	struct ktrace_out o = { ascii_put, s };
+	const char *str;
+	size_t len;
+	u64 raw, v;
 
 	if (f->display == KTRACE_DISPLAY_STRING && !compact) {
-		size_t len = f->size ? f->size : rec->length - min(f->offset, rec->length);
-
-		if (f->offset + len > rec->length) {
+		if (ktrace_field_string(rec, f->offset, f->size, &str, &len))
+			ktrace_put_string(&o, str, len);
+		else
 			seq_buf_printf(s, "?");
-			return;
-		}
-		len = strnlen(rec->data + f->offset, len);
-		ktrace_ascii_string(s, rec->data + f->offset, len);
 		return;
 	}
-	if (!ascii_raw(f, rec, compact, &v)) {
+	if (!ascii_raw(f, rec, compact, &raw)) {
 		seq_buf_printf(s, "?");
 		return;
 	}
-	/* Flags are bits: never sign-extended. */
-	if (f->display == KTRACE_DISPLAY_FLAGS) {
-		ascii_flags(s, f, v);
-		return;
-	}
-	if ((f->flags & KTRACE_FIELD_SIGNED) && f->size) {
-		unsigned int bits = compact ? f->size : f->size * 8;
-
-		if (bits < 64)
-			v = sign_extend64(v, bits - 1);
-	}
-	switch (f->display) {
-	case KTRACE_DISPLAY_HEX:
-		seq_buf_printf(s, "0x%llx", v);
-		break;
-	case KTRACE_DISPLAY_SYMBOL:
-		/* name+0xoff/0xsize [module], as ktrace report prints it. */
+	/* name+0xoff/0xsize [module], as ktrace report prints it. */
+	if (ktrace_put_value(&o, &d, raw, &v) == KTRACE_VALUE_SYMBOL)
 		seq_buf_printf(s, "%pS", (void *)(unsigned long)v);
-		break;
-	case KTRACE_DISPLAY_DEV:
-		seq_buf_printf(s, "%u:%u", MAJOR((dev_t)v), MINOR((dev_t)v));
-		break;
-	case KTRACE_DISPLAY_ENUM:
-		for (i = 0, e = f->values; i < f->nr_values; i++, e++) {
-			if (e->value == (s64)v) {
-				seq_buf_printf(s, "%s", e->name);
-				return;
-			}
-		}
-		fallthrough;
-	default:
-		seq_buf_printf(s, "%s", ascii_bound(f, v, compact));
-		if (f->flags & KTRACE_FIELD_SIGNED)
-			seq_buf_printf(s, "%lld", (s64)v);
-		else
-			seq_buf_printf(s, "%llu", v);
-		break;
-	}
 }
 
 #define ASCII_IDENT_MAX	8
@@ -497,7 +395,7 @@ static void ascii_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
 	}
 	k = &a->keys[v & (ASCII_KEYS - 1)];
 	if (!k->ev || k->key != (u32)v || k->ambiguous || strcmp(k->ev->group, ev->group)) {
-		seq_buf_printf(&a->line, " %s=unknown:0x%08x", f->name, (u32)v);
+		seq_buf_printf(&a->line, " %s=" KTRACE_UNKNOWN_KEY, f->name, (u32)v);
 		return;
 	}
 	d = (struct ktrace_record) { .data = k->data, .length = k->length };
@@ -579,10 +477,10 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 	seq_buf_printf(&a->line, "%llu.%09u %u %s-%d ", ns, rem, cpu, comm, c->pid);
 	if (!ev) {
 		if (compact)
-			seq_buf_printf(&a->line, "unknown:%s id=%u payload=0x%x\n",
+			seq_buf_printf(&a->line, KTRACE_UNKNOWN_COMPACT "\n",
 				       ktrace_channel_name(ch), rec->id, rec->payload);
 		else
-			seq_buf_printf(&a->line, "unknown:%s major=%u minor=%u length=%u\n",
+			seq_buf_printf(&a->line, KTRACE_UNKNOWN_EXPANDED "\n",
 				       ktrace_channel_name(ch), rec->major, rec->minor,
 				       rec->length);
 		return;

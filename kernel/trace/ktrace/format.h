@@ -104,4 +104,61 @@ struct ktrace_record {
 int ktrace_decode_record(const void *buf, size_t avail, u64 *clock,
 			 struct ktrace_record *rec);
 
+/*
+ * What both decoders print for an event without metadata (its channel's
+ * name, then the header's numbers) and for a key that names nothing.
+ */
+#define KTRACE_UNKNOWN_EVENT	"unknown:%s"
+#define KTRACE_UNKNOWN_COMPACT	KTRACE_UNKNOWN_EVENT " id=%u payload=0x%x"
+#define KTRACE_UNKNOWN_EXPANDED	KTRACE_UNKNOWN_EVENT " major=%u minor=%u length=%u"
+#define KTRACE_UNKNOWN_KEY	"unknown:0x%08x"
+
+/*
+ * The rules of a field's value (decode.c): the ascii pipe (ascii.c) and
+ * tools/ktrace (tools/ktrace/format.c) print the same line for a record.
+ * They print with @put (@len bytes of @s, as many as fit) to @ctx.
+ */
+struct ktrace_out {
+	void (*put)(void *ctx, const char *s, size_t len);
+	void *ctx;
+};
+
+/*
+ * A number field: its display, flags (KTRACE_FIELD_*), width in bits
+ * (ktrace_field_bits()) and named values (enum values, flag masks), the
+ * @nr_values entries of @table, as each decoder keeps them.
+ */
+struct ktrace_value_desc {
+	unsigned int display, flags, bits;
+	const void *table;
+	unsigned int nr_values;
+	u64 (*value)(const void *table, unsigned int i);
+	const char *(*name)(const void *table, unsigned int i);
+};
+
+/* What ktrace_put_value() printed. */
+enum ktrace_value_kind {
+	KTRACE_VALUE_SYMBOL,	/* nothing: each decoder names addresses its own way */
+	KTRACE_VALUE_WORD,	/* a name, flags, hexadecimal, a dev_t */
+	KTRACE_VALUE_NUMBER,	/* a number, in decimal (ktrace_put_number()) */
+};
+
+/* Compact fields are sized in bits, expanded ones in bytes. */
+static inline unsigned int ktrace_field_bits(unsigned int size, bool compact)
+{
+	return compact ? size : size * 8;
+}
+
+bool ktrace_field_raw(const struct ktrace_record *rec, bool compact, unsigned int offset,
+		      unsigned int size, u64 *v);
+bool ktrace_field_string(const struct ktrace_record *rec, unsigned int offset,
+			 unsigned int size, const char **s, size_t *len);
+u64 ktrace_field_extend(unsigned int flags, unsigned int bits, u64 raw);
+int ktrace_field_saturated(unsigned int flags, unsigned int bits, u64 v);
+void ktrace_put_string(const struct ktrace_out *o, const char *s, size_t len);
+void ktrace_put_number(const struct ktrace_out *o, unsigned int flags, unsigned int bits,
+		       u64 v);
+enum ktrace_value_kind ktrace_put_value(const struct ktrace_out *o,
+					const struct ktrace_value_desc *d, u64 raw, u64 *v);
+
 #endif /* _KTRACE_FORMAT_H */

@@ -35,6 +35,7 @@
  * pids, which wins over both.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,12 @@
 #include <linux/kernel.h>		/* tools/include: ARRAY_SIZE() */
 
 #include "../trace.h"
+
+/* A named value (below 2^32) of an enum or flags field. */
+#define META_ENUM(v, n)		{ .value_lo = (v), .name = (n) }
+/* The clock of most traces: 2.5 GHz, shift 7, 5 s at clock 1000. */
+#define TEST_CLOCK		{ .freq_hz = 2500000000ULL, .shift = 7, .ref_clock = 1000, \
+				  .ref_mono_ns = 5000000000ULL, .name = "tsc" }
 
 #define SB_HIGH		4096
 #define SB_MEDIUM	131072
@@ -58,7 +65,7 @@ static void section(unsigned int type, unsigned int ch, unsigned int cpu,
 		    const void *data, size_t len)
 {
 	static const char zero[8];
-	struct ktf_section s = { type, ch, cpu, len };
+	struct ktf_section s = { .type = type, .channel = ch, .cpu = cpu, .length = len };
 
 	fwrite(&s, sizeof(s), 1, trace);
 	fwrite(data, 1, len, trace);
@@ -78,7 +85,8 @@ struct sb {
 static void sb_timestamp(struct sb *s, uint64_t clock)
 {
 	struct ktrace_timestamp ts = {
-		KTRACE_HEADER(KTRACE_ID_TIMESTAMP, clock), (uint32_t)clock, clock >> 32
+		.header = KTRACE_HEADER(KTRACE_ID_TIMESTAMP, clock),
+		.clock_lo = (uint32_t)clock, .clock_hi = clock >> 32,
 	};
 
 	memcpy(s->buf + s->used, &ts, sizeof(ts));
@@ -128,7 +136,7 @@ static void *sb_reserve(struct sb *s, uint64_t clock, size_t len)
 
 static void sb_compact(struct sb *s, unsigned int id, uint64_t clock, uint32_t payload)
 {
-	struct ktrace_compact c = { KTRACE_HEADER(id, clock), payload };
+	struct ktrace_compact c = { .header = KTRACE_HEADER(id, clock), .payload = payload };
 
 	memcpy(sb_reserve(s, clock, sizeof(c)), &c, sizeof(c));
 }
@@ -136,7 +144,10 @@ static void sb_compact(struct sb *s, unsigned int id, uint64_t clock, uint32_t p
 static void sb_expanded(struct sb *s, unsigned int major, unsigned int minor,
 			uint64_t clock, const void *data, size_t len)
 {
-	struct ktrace_expanded e = { KTRACE_HEADER(KTRACE_ID_EXPANDED, clock), major, minor, len };
+	struct ktrace_expanded e = {
+		.header = KTRACE_HEADER(KTRACE_ID_EXPANDED, clock),
+		.major = major, .minor = minor, .length = len,
+	};
 	unsigned char *p = sb_reserve(s, clock, KTRACE_EXPANDED_SIZE(len));
 
 	memcpy(p, &e, sizeof(e));
@@ -261,7 +272,7 @@ static int symbols_trace(bool bad, char **addrs, unsigned int nr_addrs)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1, .nr_records = 8,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_clock mc = TEST_CLOCK;
 	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	unsigned char ex[24];
@@ -379,7 +390,7 @@ static int undecoded_trace(void)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1, .nr_records = 7,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_clock mc = TEST_CLOCK;
 	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	struct ktrace_expanded bad = {
@@ -466,7 +477,7 @@ static int longstr_trace(void)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1, .nr_records = 7,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_clock mc = TEST_CLOCK;
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 	static unsigned char big[65535];
@@ -542,32 +553,36 @@ static const char *const blk_ops[] = {
 };
 
 static const struct ktrace_meta_enum blk_flags[] = {
-	{ KTRACE_BLK_SYNC, 0, "sync" }, { KTRACE_BLK_META, 0, "meta" },
-	{ KTRACE_BLK_PRIO, 0, "prio" }, { KTRACE_BLK_FUA, 0, "fua" },
-	{ KTRACE_BLK_PREFLUSH, 0, "preflush" }, { KTRACE_BLK_RAHEAD, 0, "rahead" },
-	{ KTRACE_BLK_BACKGROUND, 0, "background" }, { KTRACE_BLK_NOWAIT, 0, "nowait" },
+	META_ENUM(KTRACE_BLK_SYNC, "sync"), META_ENUM(KTRACE_BLK_META, "meta"),
+	META_ENUM(KTRACE_BLK_PRIO, "prio"), META_ENUM(KTRACE_BLK_FUA, "fua"),
+	META_ENUM(KTRACE_BLK_PREFLUSH, "preflush"), META_ENUM(KTRACE_BLK_RAHEAD, "rahead"),
+	META_ENUM(KTRACE_BLK_BACKGROUND, "background"), META_ENUM(KTRACE_BLK_NOWAIT, "nowait"),
 };
 
 /* The kernel's GFP names, composite masks first, and "none" for 0. */
 static const struct ktrace_meta_enum gfp_flags[] = {
-	{ 0xcc0, 0, "GFP_KERNEL" }, { 0x800, 0, "GFP_NOWAIT" }, { 0x40, 0, "__GFP_IO" },
-	{ 0x80, 0, "__GFP_FS" }, { 0x100, 0, "__GFP_ZERO" },
-	{ 0x400, 0, "__GFP_DIRECT_RECLAIM" }, { 0x800, 0, "__GFP_KSWAPD_RECLAIM" },
-	{ 0, 0, "none" },
+	META_ENUM(0xcc0, "GFP_KERNEL"), META_ENUM(0x800, "GFP_NOWAIT"), META_ENUM(0x40, "__GFP_IO"),
+	META_ENUM(0x80, "__GFP_FS"), META_ENUM(0x100, "__GFP_ZERO"),
+	META_ENUM(0x400, "__GFP_DIRECT_RECLAIM"), META_ENUM(0x800, "__GFP_KSWAPD_RECLAIM"),
+	META_ENUM(0, "none"),
 };
 
 static void meta_blk_desc(unsigned int major, unsigned int minor, const char *group,
 			  const char *name)
 {
+	struct ktrace_blk_desc d;	/* for sizeof */
 	unsigned int i;
 
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, major,
 		   minor, 5, 0, group, name);
-	meta_field("dev", 8, 4, KTRACE_DISPLAY_DEV, KTRACE_FIELD_IDENT, 0);
-	meta_field("sector", 0, 8, KTRACE_DISPLAY_DEC, KTRACE_FIELD_IDENT, 0);
-	meta_field("nr_sector", 12, 2, KTRACE_DISPLAY_DEC,
-		   KTRACE_FIELD_IDENT | KTRACE_FIELD_SATURATES, 0);
-	meta_field("op", 14, 1, KTRACE_DISPLAY_ENUM, KTRACE_FIELD_IDENT, 11);
+	meta_field("dev", offsetof(struct ktrace_blk_desc, dev), sizeof(d.dev),
+		   KTRACE_DISPLAY_DEV, KTRACE_FIELD_IDENT, 0);
+	meta_field("sector", offsetof(struct ktrace_blk_desc, sector), sizeof(d.sector),
+		   KTRACE_DISPLAY_DEC, KTRACE_FIELD_IDENT, 0);
+	meta_field("nr_sector", offsetof(struct ktrace_blk_desc, nr_sector), sizeof(d.nr_sector),
+		   KTRACE_DISPLAY_DEC, KTRACE_FIELD_IDENT | KTRACE_FIELD_SATURATES, 0);
+	meta_field("op", offsetof(struct ktrace_blk_desc, op), sizeof(d.op),
+		   KTRACE_DISPLAY_ENUM, KTRACE_FIELD_IDENT, 11);
 	for (i = 0; i < ARRAY_SIZE(blk_ops); i++) {
 		struct ktrace_meta_enum e = { .value_lo = i };
 
@@ -576,7 +591,8 @@ static void meta_blk_desc(unsigned int major, unsigned int minor, const char *gr
 		memcpy(e.name, blk_ops[i], strlen(blk_ops[i]));
 		meta(KTRACE_META_ENUM, &e, sizeof(e));
 	}
-	meta_field("flags", 15, 1, KTRACE_DISPLAY_FLAGS, KTRACE_FIELD_IDENT, ARRAY_SIZE(blk_flags));
+	meta_field("flags", offsetof(struct ktrace_blk_desc, flags), sizeof(d.flags),
+		   KTRACE_DISPLAY_FLAGS, KTRACE_FIELD_IDENT, ARRAY_SIZE(blk_flags));
 	for (i = 0; i < ARRAY_SIZE(blk_flags); i++)
 		meta(KTRACE_META_ENUM, &blk_flags[i], sizeof(blk_flags[i]));
 }
@@ -673,7 +689,8 @@ static void blockkeys_meta(void)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 2,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_clock mc = TEST_CLOCK;
+	struct ktrace_blk_status st;	/* for sizeof */
 	unsigned int i;
 
 	sb_begin(&low, 0, 0, 1000);
@@ -688,9 +705,12 @@ static void blockkeys_meta(void)
 	meta_rq(RQ_COMPLETE, "rq_complete", true);
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, BLK_MAJOR, 4,
 		   3, 0, "block", "rq_status");
-	meta_field("rq", 0, 4, KTRACE_DISPLAY_KEY, KTRACE_FIELD_KEY_END, 0);
-	meta_field("bytes", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
-	meta_field("error", 8, 4, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
+	meta_field("rq", offsetof(struct ktrace_blk_status, rq), sizeof(st.rq),
+		   KTRACE_DISPLAY_KEY, KTRACE_FIELD_KEY_END, 0);
+	meta_field("bytes", offsetof(struct ktrace_blk_status, bytes), sizeof(st.bytes),
+		   KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("error", offsetof(struct ktrace_blk_status, error), sizeof(st.error),
+		   KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED, 0);
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, SCHED_WAKEUP, 0, 0, 2, 0, "sched",
 		   "sched_wakeup");
 	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
@@ -730,18 +750,33 @@ static void blockkeys_meta(void)
 /* The block requests of blockkeys_trace(), on CPU 0 and 1. */
 static void blockkeys_requests(struct sb *c0, struct sb *c1)
 {
-	struct ktrace_blk_desc w = { 2048, 8 << 20, 8, KTRACE_BLK_OP_WRITE, KTRACE_BLK_SYNC };
-	struct ktrace_blk_desc lost = { 999, 8 << 20 | 16, 16, KTRACE_BLK_OP_READ, 0 };
-	struct ktrace_blk_desc two = { 6144, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
-	struct ktrace_blk_desc big = {
-		4096, 8 << 20, 65535, KTRACE_BLK_OP_READ, KTRACE_BLK_META | KTRACE_BLK_PRIO
+	struct ktrace_blk_desc w = {
+		.sector = 2048, .dev = 8 << 20, .nr_sector = 8, .op = KTRACE_BLK_OP_WRITE,
+		.flags = KTRACE_BLK_SYNC,
 	};
-	struct ktrace_blk_desc ca = { 0, 8 << 20 | 32, 8, KTRACE_BLK_OP_READ, KTRACE_BLK_RAHEAD };
+	struct ktrace_blk_desc lost = {
+		.sector = 999, .dev = 8 << 20 | 16, .nr_sector = 16, .op = KTRACE_BLK_OP_READ,
+	};
+	struct ktrace_blk_desc two = {
+		.sector = 6144, .dev = 8 << 20, .nr_sector = 8, .op = KTRACE_BLK_OP_WRITE,
+	};
+	struct ktrace_blk_desc big = {
+		.sector = 4096, .dev = 8 << 20, .nr_sector = 65535, .op = KTRACE_BLK_OP_READ,
+		.flags = KTRACE_BLK_META | KTRACE_BLK_PRIO,
+	};
+	struct ktrace_blk_desc ca = {
+		.sector = 0, .dev = 8 << 20 | 32, .nr_sector = 8, .op = KTRACE_BLK_OP_READ,
+		.flags = KTRACE_BLK_RAHEAD,
+	};
 	struct ktrace_blk_desc cb = ca;
-	struct ktrace_blk_desc late = { 77, 259 << 20 | 1, 1, KTRACE_BLK_OP_FLUSH,
-					KTRACE_BLK_PREFLUSH | KTRACE_BLK_FUA };
-	struct ktrace_blk_desc other = { 5, 8 << 20 | 48, 8, KTRACE_BLK_OP_WRITE, 0 };
-	struct ktrace_blk_status st = { ktrace_blk_key(&w), 4096, -5 };
+	struct ktrace_blk_desc late = {
+		.sector = 77, .dev = 259 << 20 | 1, .nr_sector = 1, .op = KTRACE_BLK_OP_FLUSH,
+		.flags = KTRACE_BLK_PREFLUSH | KTRACE_BLK_FUA,
+	};
+	struct ktrace_blk_desc other = {
+		.sector = 5, .dev = 8 << 20 | 48, .nr_sector = 8, .op = KTRACE_BLK_OP_WRITE,
+	};
+	struct ktrace_blk_status st = { .rq = ktrace_blk_key(&w), .bytes = 4096, .error = -5 };
 	char wtext[200], btext[200], atext[200], ltext[200], otext[420], text[400];
 	char ttext[200];
 
@@ -907,7 +942,7 @@ static int future_trace(bool headers)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1, .nr_records = 1,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_clock mc = TEST_CLOCK;
 	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 
 	if (headers)
@@ -979,7 +1014,7 @@ static int manykeys_trace(unsigned long n, bool ended)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_clock mc = TEST_CLOCK;
 	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 	uint64_t seq = 0, clock = 1100, v = 0;
 	/* 0x9e3779b1 * inv == 1 modulo 2^32 */
@@ -1062,8 +1097,8 @@ static int badmeta_trace(void)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1,
 	};
-	struct ktrace_meta_clock mc = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
-	struct ktrace_meta_enum one = { 1, 0, "one" };
+	struct ktrace_meta_clock mc = TEST_CLOCK;
+	struct ktrace_meta_enum one = META_ENUM(1, "one");
 	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 	unsigned char ones[WIDE];
 	char wide[WIDE * 12] = "test:wide";
@@ -1175,7 +1210,7 @@ static int badmeta_trace(void)
 static void lat_bio(struct sb *s, uint64_t clock, uint32_t dev, uint64_t sector,
 		    uint16_t nr, uint8_t op)
 {
-	struct ktrace_blk_desc d = { sector, dev, nr, op, 0 };
+	struct ktrace_blk_desc d = { .sector = sector, .dev = dev, .nr_sector = nr, .op = op };
 
 	sb_expanded(s, BLK_MAJOR, 1, clock, &d, sizeof(d));
 }
@@ -1184,7 +1219,7 @@ static void lat_bio(struct sb *s, uint64_t clock, uint32_t dev, uint64_t sector,
 static void lat_rq(struct sb *s, uint64_t q, uint64_t i, uint64_t c, uint32_t dev,
 		   uint64_t sector, uint16_t nr, uint8_t op, int issuer)
 {
-	struct ktrace_blk_desc d = { sector, dev, nr, op, 0 };
+	struct ktrace_blk_desc d = { .sector = sector, .dev = dev, .nr_sector = nr, .op = op };
 
 	lat_bio(s, q, dev, sector, nr, op);
 	if (issuer)
@@ -1212,8 +1247,8 @@ static void latency_meta(void)
 		.nr_cpus = 2,
 	};
 	struct ktrace_meta_clock mc = {
-		1000000000ULL, 0, 0, 1000, 5000000000ULL, 1700000000000000000ULL, "tsc"
-	};
+		.freq_hz = 1000000000ULL, .ref_clock = 1000, .ref_mono_ns = 5000000000ULL,
+		.ref_real_ns = 1700000000000000000ULL, .name = "tsc" };
 
 	sb_begin(&low, 0, 0, 1000);
 	/* x86_64: latency syscall names the numbers from its table. */
@@ -1498,7 +1533,7 @@ static void an_shrink(struct sb *s, uint64_t clock, unsigned int lru, unsigned i
 
 static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 {
-	struct ktrace_blk_desc d = { 0, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
+	struct ktrace_blk_desc d = { .dev = 8 << 20, .nr_sector = 8, .op = KTRACE_BLK_OP_WRITE };
 	struct an_ev *evs = calloc(400, sizeof(*evs));
 	unsigned int i, n = 0;
 	uint64_t t;
@@ -1531,7 +1566,8 @@ static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 	 * never described; in CPU 2's time order with the rest (a stream's
 	 * times never go back: CTF readers refuse it).
 	 */
-	d = (struct ktrace_blk_desc){ 5000000, 8 << 20, 64, KTRACE_BLK_OP_READ, 0 };
+	d = (struct ktrace_blk_desc){ .sector = 5000000, .dev = 8 << 20, .nr_sector = 64,
+				      .op = KTRACE_BLK_OP_READ };
 	t = AN_NS(250, 0);
 	evs[n++] = (struct an_ev){ .clock = t, .id = AN_DESCRIBE };
 	evs[n++] = (struct an_ev){ .clock = t, .id = AN_ISSUE, .seq = 1,
@@ -1555,7 +1591,8 @@ static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 	 * anew (16 sectors): one request of my_writer's.
 	 */
 	if (getenv("MKTRACE_IO") && !strcmp(getenv("MKTRACE_IO"), "requeue")) {
-		d = (struct ktrace_blk_desc){ 8000000, 8 << 20, 256, KTRACE_BLK_OP_WRITE, 0 };
+		d = (struct ktrace_blk_desc){ .sector = 8000000, .dev = 8 << 20, .nr_sector = 256,
+					      .op = KTRACE_BLK_OP_WRITE };
 		sb_expanded(c1, BLK_MAJOR, 3, AN_NS(280, 0), &d, sizeof(d));
 		sb_compact(c1, AN_INSERT, AN_NS(280, 1), ktrace_blk_key(&d));
 		sb_compact(c2, AN_ISSUE, AN_NS(281, 0), ktrace_blk_key(&d));
@@ -1566,18 +1603,21 @@ static void an_io(struct sb *c0, struct sb *c1, struct sb *c2)
 	}
 	/* =sat: a 64 MiB write, its nr_sector at the field's bound (65535). */
 	if (getenv("MKTRACE_IO") && !strcmp(getenv("MKTRACE_IO"), "sat")) {
-		d = (struct ktrace_blk_desc){ 9000000, 8 << 20, 65535, KTRACE_BLK_OP_WRITE, 0 };
+		d = (struct ktrace_blk_desc){ .sector = 9000000, .dev = 8 << 20, .nr_sector = 65535,
+					      .op = KTRACE_BLK_OP_WRITE };
 		sb_expanded(c2, BLK_MAJOR, 3, AN_NS(270, 0), &d, sizeof(d));
 		sb_compact(c2, AN_ISSUE, AN_NS(270, 0), ktrace_blk_key(&d));
 		sb_compact(c2, AN_COMPLETE, AN_NS(271, 0), ktrace_blk_key(&d));
 	}
 	if (getenv("MKTRACE_IO") && !strcmp(getenv("MKTRACE_IO"), "merge")) {
-		d = (struct ktrace_blk_desc){ 9500000, 8 << 20, 8, KTRACE_BLK_OP_WRITE, 0 };
+		d = (struct ktrace_blk_desc){ .sector = 9500000, .dev = 8 << 20, .nr_sector = 8,
+					      .op = KTRACE_BLK_OP_WRITE };
 		sb_expanded(c0, BLK_MAJOR, 1, AN_NS(295, 0), &d, sizeof(d));
 		sb_compact(c0, AN_INSERT, AN_NS(295, 1), ktrace_blk_key(&d));
 		d.sector += 8;
 		sb_expanded(c0, BLK_MAJOR, 1, AN_NS(295, 2), &d, sizeof(d));
-		d = (struct ktrace_blk_desc){ 9500000, 8 << 20, 16, KTRACE_BLK_OP_WRITE, 0 };
+		d = (struct ktrace_blk_desc){ .sector = 9500000, .dev = 8 << 20, .nr_sector = 16,
+					      .op = KTRACE_BLK_OP_WRITE };
 		sb_expanded(c2, BLK_MAJOR, 3, AN_NS(296, 0), &d, sizeof(d));
 		sb_compact(c2, AN_ISSUE, AN_NS(296, 0), ktrace_blk_key(&d));
 		sb_compact(c2, AN_COMPLETE, AN_NS(297, 0), ktrace_blk_key(&d));
@@ -1662,9 +1702,10 @@ static int analyze_trace(bool io)
 		.nr_cpus = 4,
 	};
 	struct ktrace_meta_clock mc = {
-		1000000000ULL, 0, 0, 1000, 5000000000ULL, 1700000000123456789ULL, "tsc"
+		.freq_hz = 1000000000ULL, .ref_clock = 1000, .ref_mono_ns = 5000000000ULL,
+		.ref_real_ns = 1700000000123456789ULL, .name = "tsc",
 	};
-	struct ktrace_meta_enum lru[] = { { 0, 0, "anon" }, { 1, 0, "file" } };
+	struct ktrace_meta_enum lru[] = { META_ENUM(0, "anon"), META_ENUM(1, "file") };
 	struct sb c0, c1, c2, c3, med;
 	const char *host = getenv("MKTRACE_HOST");
 	unsigned char trig[24] = "user";
@@ -1769,8 +1810,8 @@ static int ctf_trace(void)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1, .nr_records = 13,
 	};
-	struct ktrace_meta_clock c = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
-	struct ktrace_meta_enum zero = { 0, 0, "zero" }, wide = { 300, 0, "wide" };
+	struct ktrace_meta_clock c = TEST_CLOCK;
+	struct ktrace_meta_enum zero = META_ENUM(0, "zero"), wide = META_ENUM(300, "wide");
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 	unsigned char ex[16] = { 7, 0, 0, 0, 0x2a };
@@ -1837,9 +1878,10 @@ static int hostile_trace(void)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 1, .nr_records = 9,
 	};
-	struct ktrace_meta_clock c = { 2500000000ULL, 7, 0, 1000, 5000000000ULL, 0, "tsc" };
+	struct ktrace_meta_clock c = TEST_CLOCK;
 	const char *back = getenv("MKTRACE_BACK"), *pid = getenv("MKTRACE_PID");
-	struct ktrace_meta_enum neg1 = { 0xffffffff, 0xffffffff, "minus1" }, big1 = { 5, 0, "" };
+	struct ktrace_meta_enum neg1 = { .value_lo = ~0U, .value_hi = ~0U, .name = "minus1" };
+	struct ktrace_meta_enum big1 = META_ENUM(5, "");
 	struct sb high = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
 
 	low.buf = malloc(SB_LOW);
@@ -1884,7 +1926,7 @@ static void default_meta(const struct ktrace_meta_clock *mc)
 		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
 		.nr_cpus = 2, .nr_records = META_RECORDS,
 	};
-	struct ktrace_meta_enum en = { 2, 0, "two" };
+	struct ktrace_meta_enum en = META_ENUM(2, "two");
 	const char *host = getenv("MKTRACE_HOST");
 
 	mt.version = fmt_version;
@@ -2023,7 +2065,8 @@ int main(int argc, char **argv)
 	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
 	/* CLOCK_REALTIME 1700000000.123456789 at CLOCK_MONOTONIC 5 s. */
 	struct ktrace_meta_clock mc = {
-		2500000000ULL, 7, 0, 1000, 5000000000ULL, 1700000000123456789ULL, "tsc"
+		.freq_hz = 2500000000ULL, .shift = 7, .ref_clock = 1000,
+		.ref_mono_ns = 5000000000ULL, .ref_real_ns = 1700000000123456789ULL, .name = "tsc",
 	};
 	bool with_trigger = true;
 
