@@ -311,8 +311,16 @@ int out_resolve(struct recorder *r)
 	struct stat st, so;
 	char *real;
 
-	if (!strcmp(r->out, "-")) {
-		r->out = "standard output";
+	/*
+	 * "-", or a name of record's own standard output (/dev/stdout,
+	 * /proc/self/fd/1, whatever it is: a pipe, a file, a socket): written
+	 * to through it, not replaced.
+	 */
+	if (!strcmp(r->out, "-") ||
+	    (!stat(r->out, &st) && !fstat(STDOUT_FILENO, &so) && st.st_dev == so.st_dev &&
+	     st.st_ino == so.st_ino && !S_ISCHR(st.st_mode))) {
+		if (!strcmp(r->out, "-"))
+			r->out = "standard output";
 		r->direct = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		if (r->direct < 0) {
 			fprintf(stderr, "ktrace %s: standard output: %s\n", r->cmd,
@@ -463,8 +471,12 @@ static int out_copy(struct recorder *r)
 		goto fail;
 	while ((n = read(fd, r->chunk, CHUNK)) > 0) {
 		for (done = 0; done < n; done += w) {
-			/* A signal ends a copy a reader blocks (or slows). */
-			if (sig_caught()) {
+			/*
+			 * A signal ends a copy a reader blocks (or slows): one
+			 * caught since out_deliver() began, not the one that
+			 * may have ended the recording.
+			 */
+			if (__atomic_load_n(&nr_signals, __ATOMIC_RELAXED) != r->signals_seen) {
 				fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->out,
 					strsignal(sig_caught()));
 				close(fd);
@@ -805,6 +817,7 @@ int out_deliver(struct recorder *r)
 {
 	if (r->direct < 0 || !r->tmp)
 		return 0;
+	r->signals_seen = __atomic_load_n(&nr_signals, __ATOMIC_RELAXED);
 	if (out_copy(r)) {
 		out_discard(r);
 		return -1;

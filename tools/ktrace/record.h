@@ -23,6 +23,7 @@ struct recorder {
 	bool to_stdout;			/* direct is record's stdout: not COMMAND's */
 	char *tmp;			/* being written; renamed to out at the end */
 	bool complete;			/* tmp holds the whole trace */
+	int signals_seen;		/* signals caught when out_deliver() began */
 	FILE *f;
 	int fds[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
 	unsigned int nr_cpus;

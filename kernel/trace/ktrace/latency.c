@@ -525,25 +525,30 @@ static int ktrace_lat_syscall(struct ktrace_latency *l, bool on)
 
 	if (!on)
 		goto off;
+	/*
+	 * The task's exit first, and gone last: no pair outlives its task,
+	 * whose task_struct address (the key) a new task may soon get, and
+	 * whose first sys_exit (from clone) would end that stale pair.
+	 */
+	ret = register_trace_prio_sched_process_exit(ktrace_lat_task_exit, l,
+						     KTRACE_TRIGGER_PRIO);
+	if (ret)
+		return ret;
 	ret = register_trace_prio_sys_enter(ktrace_lat_sys_enter, l,
 					    KTRACE_TRIGGER_PRIO);
 	if (ret)
-		return ret;
+		goto task_exit;
 	ret = register_trace_prio_sys_exit(ktrace_lat_sys_exit, l,
 					   KTRACE_TRIGGER_PRIO);
 	if (ret)
 		goto enter;
-	ret = register_trace_prio_sched_process_exit(ktrace_lat_task_exit, l,
-						     KTRACE_TRIGGER_PRIO);
-	if (ret)
-		goto exit;
 	return 0;
 off:
-	unregister_trace_sched_process_exit(ktrace_lat_task_exit, l);
-exit:
 	unregister_trace_sys_exit(ktrace_lat_sys_exit, l);
 enter:
 	unregister_trace_sys_enter(ktrace_lat_sys_enter, l);
+task_exit:
+	unregister_trace_sched_process_exit(ktrace_lat_task_exit, l);
 	return on ? ret : 0;
 }
 #else

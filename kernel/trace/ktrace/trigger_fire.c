@@ -239,6 +239,12 @@ void ktrace_trigger_stop_cancel(void)
 	 */
 	raw_spin_lock_irq(&ktrace_stop_order.lock);
 	ktrace_stop_order.gen = 0;
+	/*
+	 * A request the irq_work has not taken yet (its firing was on a CPU
+	 * going offline, or irq_workd is late): taken after this start, it
+	 * would order the stop of the new trace, with the old one's delay.
+	 */
+	atomic_set(&ktrace_stop_requested, 0);
 	raw_spin_unlock_irq(&ktrace_stop_order.lock);
 	cancel_delayed_work(&ktrace_stop_work);
 }
@@ -465,7 +471,8 @@ int ktrace_trigger_fire(struct ktrace_trigger *t,
 		} else {
 			WRITE_ONCE(ktrace_stop_frozen_ns, 0);
 		}
-		atomic_set(&ktrace_stop_requested, 1);
+		/* The stores above before it: pairs with atomic_xchg() in the irq_work. */
+		atomic_set_release(&ktrace_stop_requested, 1);
 	}
 	ktrace_trigger_log(rec, len, now);
 	/*

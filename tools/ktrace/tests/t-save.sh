@@ -582,10 +582,29 @@ ok "record -o FIFO nobody reads: SIGINT ends the copy (exit $st), the trace kept
 	"$([ $st -eq 1 ] && [ -n "$kept" ] &&
 	   "$bin" report "$kept" 2>&1 | cmp -s - "$tmp/fk.rep"; echo $?)" "$(cat "$tmp/err")"
 rm -f "$kept"
+# A recording a signal ended still reaches the fifo: only a signal caught
+# during the copy ends it.
+rm -f "$tmp/cmd.pid" "$tmp/fifo.dat"
+cat "$tmp/fifo" >"$tmp/fifo.dat" &
+rpid=$!
+KTRACE_DIR=$fd "$bin" record -o "$tmp/fifo" -- \
+	sh -c 'echo $$ >"$1"; exec sleep 8' sh "$tmp/cmd.pid" >/dev/null 2>"$tmp/err" &
+pid=$!
+i=0
+while [ ! -s "$tmp/cmd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+stop_job $pid TERM 60
+wait $rpid
+ok "record -o FIFO ended by SIGTERM: exit $st (143), the trace through the fifo" \
+	"$([ $st -eq 143 ] && "$bin" report "$tmp/fifo.dat" 2>&1 | cmp -s - "$tmp/fk.rep"
+	   echo $?)" "$(cat "$tmp/err")"
 
-# -o /dev/stdout and -o - to a pipe: the trace on stdout; COMMAND's own
-# output goes to stderr, not into the trace.
+# -o /dev/stdout and -o - to a pipe or a file: the trace on stdout;
+# COMMAND's own output goes to stderr, not into the trace.
 fake "$fd"
+KTRACE_DIR=$fd "$bin" record -o /dev/stdout -- echo COMMAND-OUTPUT >"$tmp/file.dat" 2>"$tmp/err"
+ok "record -o /dev/stdout to a file: the trace, COMMAND's output on stderr" \
+	"$("$bin" report "$tmp/file.dat" 2>&1 | cmp -s - "$tmp/fk.rep" &&
+	   grep -q '^COMMAND-OUTPUT$' "$tmp/err"; echo $?)" "$(cat "$tmp/err")"
 for o in /dev/stdout -; do
 	KTRACE_DIR=$fd "$bin" record -o "$o" -- echo COMMAND-OUTPUT 2>"$tmp/err" |
 		cat >"$tmp/pipe.dat"
