@@ -288,7 +288,7 @@ static ssize_t mark_write(struct file *file, const char __user *ubuf,
 	text = ktrace_ctl_get_text(ubuf, cnt, KTRACE_MARK_MAX, &len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	ret = ktrace_mark(text, len);
+	ret = ktrace_mark_write(text, len);
 	kfree(text);
 	return ret ? ret : cnt;
 }

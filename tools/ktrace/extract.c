@@ -19,7 +19,7 @@
 #include "record.h"
 
 static const char extract_help[] =
-	"usage: ktrace extract [-o FILE] [--stop] [--no-kernel-addresses]\n"
+	"usage: ktrace extract [-o FILE] [--stop] [--no-kernel-addresses] [-z[LEVEL]]\n"
 	"\n"
 	"Save what the buffers hold now (every channel of every CPU), the tasks,\n"
 	"uname, the stats, the comms and the triggers to one file; without\n"
@@ -32,6 +32,8 @@ static const char extract_help[] =
 	"      --no-kernel-addresses\n"
 	"                           save no kernel addresses at all (symbols\n"
 	"                           instead), for traces posted publicly\n"
+	"  -z, --compress[=LEVEL]   compress the file with zstd, LEVEL 1 to 19\n"
+	"                           (default 3; 19: smallest, slowest)\n"
 	"  -h, --help               this help\n"
 	"\n"
 	"The control directory is $KTRACE_DIR, by default /sys/kernel/debug/ktrace.\n";
@@ -42,6 +44,7 @@ int cmd_extract(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "stop", no_argument, NULL, 's' },
 		{ "no-kernel-addresses", no_argument, NULL, 'K' },
+		{ "compress", optional_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -55,7 +58,7 @@ int cmd_extract(int argc, char **argv)
 	if (!r)
 		return 1;
 	r->extract = true;
-	while ((c = getopt_long(argc, argv, "o:sh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:sz::h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			r->out = optarg;
@@ -65,6 +68,12 @@ int cmd_extract(int argc, char **argv)
 			break;
 		case 'K':
 			hide = true;
+			break;
+		case 'z':
+			if (rec_compress_opt(r, optarg)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
 			break;
 		case 'h':
 			fputs(extract_help, stdout);

@@ -357,9 +357,12 @@ void kt_comm_word(const struct kt_trace *t, int pid, char *comm, size_t size)
 	char *p;
 
 	snprintf(comm, size, "%s", kt_comm(t, pid));
+	/* One word of one line, as the ascii pipe prints it. */
 	for (p = comm; *p; p++)
 		if (*p == ' ')
 			*p = '_';
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 }
 
 /*

@@ -1,12 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for ktrace(1): its commands, their options, the events of
-# the running kernel for -e (from "ktrace list"), trace files for the rest.
+# bash completion for ktrace(1): its commands, their options, the latency
+# kinds, the events for -e (of the trace file on the line for the commands
+# that read one, else of the running kernel, from "ktrace list"; on a
+# machine without ktrace, of ktrace.dat), trace files for the rest.
 # Installed as share/bash-completion/completions/ktrace.
 
 # The events "ktrace list" names, and their groups: GROUP:NAME and GROUP.
 _ktrace_events()
 {
 	ktrace list 2>/dev/null | awk '{ print $1; sub(/:.*/, "", $1); print $1 }' | sort -u
+}
+
+# The events of the trace file $1 ("ktrace stat"), and their groups.
+_ktrace_file_events()
+{
+	ktrace stat "$1" 2>/dev/null | awk '/^events per type:/ { on = 1; next }
+		/^[^ ]/ { on = 0 }
+		on && $1 != "unknown" { print $1; sub(/:.*/, "", $1); print $1 }' | sort -u
+}
+
+# The events for -e of command $1, words $2...: of the last trace file
+# among the words for the commands that read one, else of the kernel.
+_ktrace_e_events()
+{
+	local cmd=$1 w f="" evs=""
+
+	shift
+	if [ "$cmd" != record ]; then
+		for w in "$@"; do
+			[[ $w != -* && -f $w ]] && f=$w
+		done
+		[ -n "$f" ] && evs=$(_ktrace_file_events "$f")
+	fi
+	[ -n "$evs" ] || evs=$(_ktrace_events)
+	# An analysis host, without ktrace: the default trace file.
+	[ -n "$evs" ] || [ ! -f ktrace.dat ] || evs=$(_ktrace_file_events ktrace.dat)
+	echo "$evs"
 }
 
 # COMPREPLY from the words of $1 for the current word $2.
@@ -20,7 +49,7 @@ _ktrace_words()
 
 _ktrace()
 {
-	local cmds="extract record report stat latency io reclaim convert status list help" cmd="" i opts head line
+	local cmds="extract record report stat latency io reclaim convert slice status list help" cmd="" i opts head line
 	local words cword cur prev
 
 	# The words split at blanks only, so that GROUP:NAME stays one word
@@ -63,7 +92,7 @@ _ktrace_value()
 		# A comma-separated list: complete its last item.
 		head=""
 		[[ $cur == *,* ]] && head=${cur%,*},
-		_ktrace_words "$(_ktrace_events)" "${cur##*,}"
+		_ktrace_words "$(_ktrace_e_events "$cmd" "${words[@]:2}")" "${cur##*,}"
 		COMPREPLY=("${COMPREPLY[@]/#/$head}") ;;
 	-m|--mode)
 		_ktrace_words "drop overwrite hybrid" "$cur" ;;
@@ -73,7 +102,7 @@ _ktrace_value()
 	--ctf)
 		# shellcheck disable=SC2207
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
-	-c|--cpu|-p|--pid|--from|--to|-b|--buffer-kb|-t|--trigger|--window)
+	-c|--cpu|-p|--pid|--from|--to|-b|--buffer-kb|-t|--trigger|--window|--before|--after)
 		COMPREPLY=() ;;
 	*) return 1 ;;
 	esac
@@ -83,7 +112,7 @@ _ktrace_value()
 # _ktrace_complete CUR PREV CWORD WORDS...: COMPREPLY for the word CUR.
 _ktrace_complete()
 {
-	local cur=$1 prev=$2 cword=$3 cmds="extract record report stat latency io reclaim convert status list help"
+	local cur=$1 prev=$2 cword=$3 cmds="extract record report stat latency io reclaim convert slice status list help"
 	local cmd="" i opts head
 	local -a words=("${@:4}")
 
@@ -103,13 +132,21 @@ _ktrace_complete()
 	case $cmd in
 	record)
 		opts="-o --output -e --event -m --mode -b --buffer-kb -t --trigger -w --wait
-		      --no-kernel-addresses --force -h --help" ;;
-	extract) opts="-o --output -s --stop --no-kernel-addresses -h --help" ;;
+		      --no-kernel-addresses --force -z --compress -h --help" ;;
+	extract) opts="-o --output -s --stop --no-kernel-addresses -z --compress -h --help" ;;
+	slice)
+		opts="--from --to --before --after -o --output -z --compress -h --help" ;;
 	report)
 		opts="-c --cpu -p --pid -e --event --from --to -r --relative --realtime
 		      --realtime=iso --json --offset -h --help" ;;
 	stat) opts="--json -h --help" ;;
-	latency) opts="--top --hist -p --pid --min --offset -h --help" ;;
+	latency)
+		opts="--top --hist -p --pid --min --offset -h --help"
+		# Its first argument: the KIND.
+		if [ "$cword" -eq $((i + 1)) ] && [[ $cur != -* ]]; then
+			_ktrace_words "block syscall wakeup irq irqsoff timer" "$cur"
+			return 0
+		fi ;;
 	io) opts="-r --relative --window -p --pid --offset -h --help" ;;
 	reclaim) opts="-p --pid --offset -h --help" ;;
 	convert) opts="--ctf --offset -h --help" ;;
@@ -130,7 +167,7 @@ _ktrace_complete()
 	-*) _ktrace_words "$opts" "$cur" ;;
 	*)
 		case $cmd in
-		report|stat|latency|io|reclaim|convert)
+		report|stat|latency|io|reclaim|convert|slice)
 			# shellcheck disable=SC2207
 			COMPREPLY=($(compgen -f -X '!*.dat' -- "$cur") $(compgen -d -- "$cur")) ;;
 		esac ;;

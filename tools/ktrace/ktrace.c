@@ -11,11 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "trace.h"
 
 #define KTRACE_TOOL_VERSION	"0.2"
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define DEBUGFS_MAGIC		0x64626720	/* linux/magic.h */
 
 struct cmd {
 	const char *name;
@@ -148,15 +152,19 @@ static int read_events(const char *cmd, const char *dir, struct ev_ent **evs)
 
 /*
  * The fields of an event's format file, "field: NAME offset=O size=S
- * display=D [signed] [kaddr] [values=V:NAME,...]": the name, size and
- * display, then every attribute after the display, as the file has it.
+ * display=D [signed] [kaddr] [values=V:NAME,...]": the name, size with
+ * its unit (bits of a compact event's payload, bytes of an expanded one)
+ * and display, then every attribute after the display, as the file has it.
  */
 static void print_fields(const char *dir, const struct ev_ent *e)
 {
 	char path[256], *fmt, *line, *save = NULL;
+	bool compact;
 
 	snprintf(path, sizeof(path), "events/%s/%s/format", e->group, e->name);
 	fmt = read_file(dir, path);
+	/* A compact event's fields are bits of its 32-bit payload. */
+	compact = fmt && strstr(fmt, "\nkind: compact\n");
 	for (line = fmt ? strtok_r(fmt, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char name[KTRACE_NAME_LEN + 1], display[16];
@@ -166,9 +174,42 @@ static void print_fields(const char *dir, const struct ev_ent *e)
 		if (sscanf(line, "field: %32s offset=%u size=%u display=%15s%n", name, &off,
 			   &size, display, &used) != 4 || !used)
 			continue;
-		printf("    %s size=%u display=%s%s\n", name, size, display, line + used);
+		printf("    %s size=%u%s display=%s%s\n", name, size, compact ? "bits" : "bytes",
+		       display, line + used);
 	}
 	free(fmt);
+}
+
+/*
+ * Why the control directory @dir cannot be read, after the error naming
+ * it: debugfs not mounted, a kernel without ktrace, not root.
+ */
+static void why_no_dir(const char *cmd, const char *dir)
+{
+	char parent[4096], *slash;
+	struct statfs sf;
+	struct stat st;
+
+	if (access(dir, X_OK) && errno == EACCES) {
+		fprintf(stderr, "ktrace %s: %s: debugfs is root's only: run ktrace as root\n",
+			cmd, dir);
+		return;
+	}
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (!stat(dir, &st) || !slash || slash == parent)
+		return;
+	*slash = '\0';
+	if (!statfs(parent, &sf) && sf.f_type == DEBUGFS_MAGIC)
+		fprintf(stderr,
+			"ktrace %s: debugfs is mounted on %s, without ktrace: this kernel is built without CONFIG_KTRACE (or the ktrace patches)\n",
+			cmd, parent);
+	else if (!strcmp(dir, KT_DEFAULT_DIR))
+		fprintf(stderr,
+			"ktrace %s: debugfs is not mounted on %s: mount -t debugfs none %s\n",
+			cmd, parent, parent);
+	else
+		fprintf(stderr, "ktrace %s: no control directory %s (KTRACE_DIR)\n", cmd, dir);
 }
 
 static int cmd_list(int argc, char **argv)
@@ -193,8 +234,10 @@ static int cmd_list(int argc, char **argv)
 			       "List the events the running kernel offers, GROUP:NAME with their\n"
 			       "state ([enabled] or [disabled]), from $KTRACE_DIR/events/ (by\n"
 			       "default %s/events/).\n\n"
-			       "  -v, --verbose        their fields too: name, size, display and the\n"
-			       "                       attributes (signed, kaddr, values=...)\n"
+			       "  -v, --verbose        their fields too: name, size (in bits for\n"
+			       "                       compact events, in bytes for expanded ones;\n"
+			       "                       0 bytes: to the end of the payload), display\n"
+			       "                       and the attributes (signed, kaddr, values=...)\n"
 			       "  -h, --help           this help\n", KT_DEFAULT_DIR);
 			return 0;
 		default:
@@ -206,8 +249,10 @@ static int cmd_list(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	n = read_events("list", dir, &evs);
-	if (n < 0)
+	if (n < 0) {
+		why_no_dir("list", dir);
 		return 1;
+	}
 	for (i = 0; i < n; i++) {
 		printf("%s:%s [%s]\n", evs[i].group, evs[i].name,
 		       evs[i].enabled ? "enabled" : "disabled");
@@ -327,8 +372,10 @@ static int cmd_status(int argc, char **argv)
 			argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (read_ctl(dir, "enable", enable, sizeof(enable)))
+	if (read_ctl(dir, "enable", enable, sizeof(enable))) {
+		why_no_dir("status", dir);
 		return 1;
+	}
 	if (strcmp(enable, "0") && strcmp(enable, "1")) {
 		fprintf(stderr, "ktrace: %s/enable: unexpected content '%s'\n",
 			dir, enable);
@@ -349,6 +396,7 @@ static const struct cmd cmds[] = {
 	{ "io", cmd_io, "block I/O per process over time windows" },
 	{ "reclaim", cmd_reclaim, "memory reclaim passes per task, and OOM kills" },
 	{ "convert", cmd_convert, "convert trace files to CTF (babeltrace2, Trace Compass)" },
+	{ "slice", cmd_slice, "write a time window of a trace as a trace file" },
 	{ "status", cmd_status, "show whether ktrace is tracing" },
 	{ "list", cmd_list, "list the events of the running kernel" },
 	{ "help", NULL, "help on a command: ktrace help COMMAND" },

@@ -26,6 +26,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -751,6 +752,21 @@ static bool changed_while_read(struct recorder *r)
 	return !same;
 }
 
+/* What was written, said at the end. */
+static void out_said(const struct recorder *r)
+{
+	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s (%u streams)",
+		r->cmd, r->stream_bytes, r->out, r->nr_streams);
+	if (r->compress)
+		fprintf(stderr, ", zstd -%d: %lld bytes", r->compress, r->compressed);
+	fputc('\n', stderr);
+}
+
+int rec_compress_opt(struct recorder *r, const char *arg)
+{
+	return kt_parse_level(r->cmd, arg, &r->compress);
+}
+
 /*
  * The end of a trace file: the streams left (all of them when nothing was
  * read while tracing), the tasks, stats, comms, triggers and uname; then
@@ -786,7 +802,14 @@ int out_finish(struct recorder *r, bool hide)
 		goto fail;
 	}
 	r->f = NULL;
-	if (cut(r) || kt_symbols_save(r->tmp, hide) || cut(r) || out_sync(r))
+	if (cut(r) || kt_symbols_save(r->tmp, hide) || cut(r))
+		goto fail;
+	if (r->compress) {
+		r->compressed = kt_compress_file(r->cmd, r->tmp, r->compress);
+		if (r->compressed < 0 || cut(r))
+			goto fail;
+	}
+	if (out_sync(r))
 		goto fail;
 	r->complete = true;
 	/* A device or fifo: out_deliver() copies it, once the settings are back. */
@@ -799,8 +822,7 @@ int out_finish(struct recorder *r, bool hide)
 	}
 	free(r->tmp);
 	r->tmp = NULL;
-	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s (%u streams)\n",
-		r->cmd, r->stream_bytes, r->out, r->nr_streams);
+	out_said(r);
 	return 0;
 fail:
 	out_discard(r);
@@ -825,8 +847,7 @@ int out_deliver(struct recorder *r)
 	unlink(r->tmp);
 	free(r->tmp);
 	r->tmp = NULL;
-	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s (%u streams)\n",
-		r->cmd, r->stream_bytes, r->out, r->nr_streams);
+	out_said(r);
 	return 0;
 }
 
@@ -1044,6 +1065,70 @@ static bool event_file(const char *dir, const char *tok, char *file, size_t size
 	return !access(path, F_OK);
 }
 
+/* Append GROUP or GROUP/NAME to @list; @n + 1, or -1 when out of memory. */
+static int event_add(char **list, const char *group, const char *name, int n)
+{
+	char *l;
+
+	if (asprintf(&l, "%s%s%s%s%s", *list ? *list : "", *list ? "," : "", group,
+		     name ? "/" : "", name ? name : "") < 0)
+		return -1;
+	free(*list);
+	*list = l;
+	return n + 1;
+}
+
+/*
+ * Append to @list (comma-separated, allocated) the events of @dir that the
+ * glob @pat names, as trace-cmd's -e 'sched*': GROUP-GLOB (whole groups),
+ * or GROUP-GLOB:NAME-GLOB (or with '/').  The number appended, -1 when out
+ * of memory.
+ */
+static int event_glob(const char *dir, const char *pat, char **list)
+{
+	char gpat[KTRACE_NAME_LEN * 2 + 8], path[4096], *npat;
+	struct dirent *g, *e;
+	DIR *groups, *events;
+	int n = 0;
+
+	snprintf(gpat, sizeof(gpat), "%s", pat);
+	npat = gpat + strcspn(gpat, ":/");
+	if (*npat)
+		*npat++ = '\0';
+	else
+		npat = NULL;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	groups = opendir(path);
+	while (n >= 0 && groups && (g = readdir(groups))) {
+		if (g->d_name[0] == '.' || strlen(g->d_name) > KTRACE_NAME_LEN ||
+		    fnmatch(gpat, g->d_name, 0))
+			continue;
+		/* A whole group ("sched", "sched:*"): its own enable file. */
+		if (!npat || !strcmp(npat, "*")) {
+			n = event_add(list, g->d_name, NULL, n);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/events/%s", dir, g->d_name);
+		events = opendir(path);
+		while (n >= 0 && events && (e = readdir(events))) {
+			char en[4096];
+
+			/* Events are directories with an enable file. */
+			if (e->d_name[0] == '.' || strlen(e->d_name) > KTRACE_NAME_LEN ||
+			    fnmatch(npat, e->d_name, 0) ||
+			    snprintf(en, sizeof(en), "%s/%s/enable", path, e->d_name) >=
+			    (int)sizeof(en) || access(en, F_OK))
+				continue;
+			n = event_add(list, g->d_name, e->d_name, n);
+		}
+		if (events)
+			closedir(events);
+	}
+	if (groups)
+		closedir(groups);
+	return n;
+}
+
 /* Save the enable file of every event, to be put back. */
 static int save_events(struct recorder *r, struct saved *s)
 {
@@ -1084,7 +1169,7 @@ static int save_events(struct recorder *r, struct saved *s)
 static const char record_help[] =
 	"usage: ktrace record [-o FILE] [-e EVENT,...] [-m drop|overwrite|hybrid] [-b KB]\n"
 	"                     [-t TRIGGER]... [--wait] [--no-kernel-addresses] [--force]\n"
-	"                     [-- COMMAND [ARGS]]\n"
+	"                     [-z[LEVEL]] [-- COMMAND [ARGS]]\n"
 	"\n"
 	"Trace until COMMAND ends, until Ctrl-C, or with --wait until tracing\n"
 	"stops by itself (a trigger fired), and write every channel of every CPU,\n"
@@ -1097,7 +1182,8 @@ static const char record_help[] =
 	"\n"
 	"  -o, --output FILE    the trace file (default ktrace.dat; - for stdout)\n"
 	"  -e, --event LIST     enable only these events: GROUP or GROUP/NAME,\n"
-	"                       comma-separated (default: leave the selection)\n"
+	"                       comma-separated, globs too ('sched*', 'sched:sw*')\n"
+	"                       (default: leave the selection)\n"
 	"  -m, --mode MODE      drop, overwrite or hybrid (default: the current one)\n"
 	"  -b, --buffer-kb KB   per-CPU size of the high-rate channel, 16 to 1048576\n"
 	"  -t, --trigger SPEC   arm a trigger (as written to the triggers file)\n"
@@ -1106,6 +1192,9 @@ static const char record_help[] =
 	"                       save no kernel addresses at all (symbols instead),\n"
 	"                       for traces posted publicly\n"
 	"      --force          discard a trace a trigger kept, unread\n"
+	"  -z, --compress[=LEVEL]\n"
+	"                       compress the file with zstd, LEVEL 1 to 19 (default\n"
+	"                       3; 19: smallest, slowest); every command reads it\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: COMMAND's, 128+N if a signal N killed it, 127 if it could\n"
@@ -1202,6 +1291,7 @@ struct rec_args {
 	bool wait_stop, hide, tty, flight, force;
 	const char *mode, *kb;
 	char *events, **triggers, *cur_mode, *old_enable;
+	char *globbed;			/* -e, its globs expanded (rec_check()) */
 	unsigned int nr_triggers;
 	struct saved s;
 	pid_t child;
@@ -1256,12 +1346,13 @@ static int rec_parse(struct rec_args *a, int argc, char **argv)
 		{ "wait", no_argument, NULL, 'w' },
 		{ "no-kernel-addresses", no_argument, NULL, 'K' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "compress", optional_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+o:e:m:b:t:wh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:e:m:b:t:wz::h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->r->out = optarg;
@@ -1306,6 +1397,10 @@ static int rec_parse(struct rec_args *a, int argc, char **argv)
 			break;
 		case 'F':
 			a->force = true;
+			break;
+		case 'z':
+			if (rec_compress_opt(a->r, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(record_help, stdout);
@@ -1396,18 +1491,35 @@ static int rec_check(struct rec_args *a, int argc, char **argv)
 		unsaved_refused(r);
 		return 1;
 	}
+	/* A bad -e is a usage error, as a bad -m is; globs expanded here. */
 	for (tok = a->events; tok && *tok;
 	     tok += strcspn(tok, ",") + !!tok[strcspn(tok, ",")]) {
 		char one[2 * KTRACE_NAME_LEN + 8];
 		size_t len = strcspn(tok, ",");
+		int n = 0;
 
 		snprintf(one, sizeof(one), "%.*s", (int)len, tok);
-		if (len >= sizeof(one) - 1 || !event_file(r->dir, one, file, sizeof(file))) {
+		if (len < sizeof(one) - 1 && strpbrk(one, "*?[")) {
+			n = event_glob(r->dir, one, &a->globbed);
+			if (n < 0)
+				return 1;
+			if (!n) {
+				fprintf(stderr,
+					"ktrace record: no event matches '%s' (under %s/events)\n",
+					one, r->dir);
+				return EXIT_USAGE;
+			}
+		} else if (len >= sizeof(one) - 1 ||
+			   !event_file(r->dir, one, file, sizeof(file))) {
 			fprintf(stderr, "ktrace record: no event '%.*s' (no %s/events/%s)\n",
 				(int)len, tok, r->dir, one);
+			return EXIT_USAGE;
+		} else if (event_add(&a->globbed, one, NULL, 0) < 0) {
 			return 1;
 		}
 	}
+	if (a->events)
+		a->events = a->globbed;
 	if (a->nr_triggers && rec_check_triggers(a))
 		return 1;
 	if (optind < argc && !command_found(argv[optind])) {
@@ -1731,6 +1843,7 @@ out:
 	free(a.s.disarm);
 	free(a.cur_mode);
 	free(a.old_enable);
+	free(a.globbed);
 	free(a.triggers);
 	recorder_free(a.r);
 	return ret;

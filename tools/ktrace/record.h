@@ -34,7 +34,12 @@ struct recorder {
 	bool had_data[KTRACE_NR_CHANNELS][KTF_MAX_CPUS];
 	bool extract;
 	char *stats_before;		/* extract: the counters before reading */
+	int compress;			/* -z: the zstd level, or 0 */
+	long long compressed;		/* -z: the file's size */
 };
+
+/* -z, --compress[=LEVEL] of record and extract, in @r; 0 or EXIT_USAGE. */
+int rec_compress_opt(struct recorder *r, const char *arg);
 
 /* The last signal caught (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. */
 int sig_caught(void);

@@ -7,6 +7,7 @@
  * With --realtime, CLOCK_REALTIME times from the clock record's
  * reference; several traces merge on CLOCK_REALTIME (struct kt_set).
  */
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,16 @@ static bool event_is(const char *e, const char *group, const char *name)
 {
 	size_t glen = strlen(group);
 
+	/* A glob, as trace-cmd's -e 'sched*': GROUP-GLOB[:NAME-GLOB]. */
+	if (strpbrk(e, "*?[")) {
+		char g[2 * KTRACE_NAME_LEN + 8], *n;
+
+		snprintf(g, sizeof(g), "%s", e);
+		n = g + strcspn(g, ":/");
+		if (*n)
+			*n++ = '\0';
+		return !fnmatch(g, group, 0) && (!*n || !fnmatch(n, name, 0));
+	}
 	return !strcmp(e, group) ||
 	       (!strncmp(e, group, glen) && e[glen] == ':' && !strcmp(e + glen + 1, name));
 }
@@ -428,7 +439,8 @@ static const char report_help[] =
 	"  -c, --cpu LIST       only events of these CPUs\n"
 	"  -p, --pid LIST       only events while these tasks ran: pids (digits only),\n"
 	"                       or names, as report prints them or as they are\n"
-	"  -e, --event LIST     only these events: GROUP, GROUP:NAME or GROUP/NAME\n"
+	"  -e, --event LIST     only these events: GROUP, GROUP:NAME or GROUP/NAME,\n"
+	"                       or globs ('sched*', '*:sw*')\n"
 	"                       (unknown, unknown:CHANNEL for events without metadata)\n"
 	"      --from SEC       only events at or after this time (in the time base of\n"
 	"                       the TIME column: CLOCK_MONOTONIC seconds by default)\n"

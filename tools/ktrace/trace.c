@@ -46,6 +46,19 @@ void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...)
 }
 
 /**
+ * kt_put_header() - write the header of a trace file
+ * @f: the file, at its start
+ *
+ * Return: 0, or -1 with errno set by the failed write.
+ */
+int kt_put_header(FILE *f)
+{
+	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
+
+	return fwrite(&h, sizeof(h), 1, f) == 1 ? 0 : -1;
+}
+
+/**
  * kt_put_section() - write one section of a trace file
  * @f: the file
  * @type: enum ktf_section_type
@@ -847,6 +860,18 @@ int kt_open(struct kt_trace *t, const char *path)
 		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
+	if (kt_is_compressed(map, st.st_size)) {
+		void *plain;
+		size_t size;
+
+		ret = kt_decompress(path, map, st.st_size, &plain, &size);
+		munmap(map, st.st_size);
+		if (ret)
+			return -1;
+		ret = kt_open_mem(t, path, plain, size);
+		free(plain);
+		return ret;
+	}
 	ret = kt_open_mem(t, path, map, st.st_size);
 	munmap(map, st.st_size);
 	return ret;
@@ -896,9 +921,6 @@ uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock)
 	delta = mul_div((c->ref_clock - clock) << c->shift, 1000000000, c->freq_hz);
 	return c->ref_mono_ns > delta ? c->ref_mono_ns - delta : 0;
 }
-
-/* Names learned from the trace: a cache by pid, collisions replace. */
-#define KT_NAMES 4096
 
 /*
  * As the kernel's ascii pipe: an expanded event with a "comm" string and
@@ -1249,12 +1271,17 @@ static uint64_t keys_seed(void)
 	return (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32 ^ (uintptr_t)&seed;
 }
 
-/* Where the merge is in one stream. */
+/*
+ * Where the merge is in one stream.  start is the task running on the CPU
+ * when the subbuffer began (its header's pid, at its timestamp record),
+ * not yet applied to the CPU's running task while start_new.
+ */
 struct cursor {
 	struct kt_stream *s;
 	size_t off, size, pos;
 	uint64_t clock;
-	int pid;
+	struct kt_running start;
+	bool start_new;
 	bool have;
 	struct kt_record rec;
 };
@@ -1272,10 +1299,12 @@ static bool advance(struct kt_trace *t, struct cursor *c)
 				return false;
 			c->pos = sizeof(h);
 			c->clock = 0;
-			c->pid = h.pid;
+			c->start.pid = h.pid;
+			c->start_new = true;
 		}
-		ret = decode_record(c->s->data + c->off + c->pos, c->size - c->pos,
-				    &c->clock, &c->rec);
+		c->rec.raw = c->s->data + c->off + c->pos;
+		c->rec.subbuf = c->off;
+		ret = decode_record(c->rec.raw, c->size - c->pos, &c->clock, &c->rec);
 		if (ret <= 0) {
 			if (ret < 0)
 				kt_warn(t, c->s->file_offset + c->off + c->pos,
@@ -1285,9 +1314,62 @@ static bool advance(struct kt_trace *t, struct cursor *c)
 			continue;
 		}
 		c->pos += ret;
+		/* The subbuffer's first record: when it began. */
+		if (c->rec.id == KTRACE_ID_TIMESTAMP && c->pos == sizeof(h) + (size_t)ret)
+			c->start.clock = c->rec.clock;
 		c->have = c->rec.id != KTRACE_ID_TIMESTAMP;
 	}
 	return true;
+}
+
+/* The first field of an event that names the running task: its pid. */
+static int current_pid(const struct kt_record *r)
+{
+	const struct kt_field *f = &r->event->fields[0];
+	uint32_t pid = 0;
+
+	/* Wherever the metadata puts it. */
+	if (r->id != KTRACE_ID_EXPANDED) {
+		pid = f->offset < 32 ? r->payload >> f->offset : 0;
+		if (f->size < 32)
+			pid &= (1U << f->size) - 1;
+	} else if (f->size <= 4 && f->offset + f->size <= r->length) {
+		memcpy(&pid, r->data + f->offset, f->size);
+	}
+	return pid;
+}
+
+/**
+ * kt_running() - the task running when a record was written
+ * @run: the task running on the record's CPU, as handed out so far
+ * @start: if the record is the first handed out of its subbuffer, the
+ *	task running when the subbuffer began (its header's pid), else NULL
+ * @r: the record
+ *
+ * As the kernel's ascii pipe (ktrace_ascii_running()): called for the
+ * records of one CPU, of both channels, in time order.  @start replaces
+ * @run if it is newer, or if nothing set @run yet (at the same time, the
+ * record wins: it names the task on purpose, where the header names
+ * whichever task was current, maybe still the previous one within a
+ * switch); then a record that names the running task
+ * (KTRACE_EVENT_PID_IS_CURRENT) sets it.  So the
+ * records of the medium-rate channel follow the high-rate channel's
+ * switches, and a channel that lost records picks the task up again from
+ * the other one or from its own next subbuffer.
+ *
+ * Return: the pid of the task running on the CPU at @r.
+ */
+int kt_running(struct kt_running *run, const struct kt_running *start,
+	       const struct kt_record *r)
+{
+	if (start && (start->clock > run->clock || !run->clock))
+		*run = *start;
+	if (r->event && (r->event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
+	    r->event->nr_fields) {
+		run->pid = current_pid(r);
+		run->clock = r->clock;
+	}
+	return run->pid;
 }
 
 /**
@@ -1303,8 +1385,15 @@ int kt_iter_begin(struct kt_trace *t, struct kt_iter *it)
 
 	it->n = 0;
 	it->cur = calloc(t->nr_streams + 1, sizeof(*it->cur));
-	if (!it->cur)
+	/* The running task of each CPU, shared by its channels. */
+	it->running = calloc(KTF_MAX_CPUS, sizeof(*it->running));
+	if (!it->cur || !it->running) {
+		free(it->cur);
+		free(it->running);
+		it->cur = NULL;
+		it->running = NULL;
 		return -1;
+	}
 	/* Keys name records of this merge only, from its start. */
 	free(t->keys.slots);
 	memset(&t->keys, 0, sizeof(t->keys));
@@ -1350,22 +1439,9 @@ int kt_iter_next(struct kt_trace *t, struct kt_iter *it, const struct kt_record 
 	best->rec.cpu = best->s->cpu;
 	best->rec.ns = kt_clock_ns(t, best->rec.clock);
 	best->rec.event = lookup(t, best->s->channel, &best->rec);
-	if (best->rec.event && (best->rec.event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
-	    best->rec.event->nr_fields) {
-		const struct kt_field *f = &best->rec.event->fields[0];
-		uint32_t pid = 0;
-
-		/* The first field, wherever the metadata puts it. */
-		if (best->rec.id != KTRACE_ID_EXPANDED) {
-			pid = f->offset < 32 ? best->rec.payload >> f->offset : 0;
-			if (f->size < 32)
-				pid &= (1U << f->size) - 1;
-		} else if (f->size <= 4 && f->offset + f->size <= best->rec.length) {
-			memcpy(&pid, best->rec.data + f->offset, f->size);
-		}
-		best->pid = pid;
-	}
-	best->rec.pid = best->pid;
+	best->rec.pid = kt_running(&it->running[best->s->cpu],
+				   best->start_new ? &best->start : NULL, &best->rec);
+	best->start_new = false;
 	if (best->rec.event && best->rec.id == KTRACE_ID_EXPANDED)
 		learn(t, &best->rec);
 	/*
@@ -1388,7 +1464,9 @@ void kt_iter_end(struct kt_trace *t, struct kt_iter *it)
 {
 	t->named_rec = NULL;
 	free(it->cur);
+	free(it->running);
 	it->cur = NULL;
+	it->running = NULL;
 	it->n = 0;
 }
 

@@ -117,6 +117,9 @@ struct kt_record {
 	unsigned int major, minor, length;
 	const unsigned char *data;
 	struct kt_event *event;		/* NULL: unknown; stat counts in it */
+	/* Its bytes in its stream, and where its subbuffer starts (slice.c). */
+	const unsigned char *raw;
+	size_t subbuf;
 };
 
 /*
@@ -141,6 +144,9 @@ struct kt_keys {
 	bool off;			/* no KEY field in the trace, or no_keys */
 };
 
+/* Names learned from the trace: a cache by pid, collisions replace. */
+#define KT_NAMES		4096
+
 struct kt_trace {
 	const char *path;
 	struct kt_stream *streams;
@@ -158,7 +164,7 @@ struct kt_trace {
 	unsigned int nr_tasks;
 	struct kt_task *comms;		/* the kernel's saved comms, by pid */
 	unsigned int nr_comms;
-	struct kt_task *names;		/* learned from the trace, by pid */
+	struct kt_task *names;		/* learned from the trace: KT_NAMES, by pid */
 	struct kt_symbol *symbols;	/* the symbols section, by value */
 	unsigned int nr_symbols;
 	char *symbol_names;		/* what their names point into */
@@ -193,11 +199,21 @@ uint64_t kt_clock_ns(const struct kt_trace *t, uint64_t clock);
 typedef int (*kt_record_fn)(struct kt_trace *t, const struct kt_record *r, void *arg);
 int kt_merge(struct kt_trace *t, kt_record_fn fn, void *arg);
 
+/* The task running on a CPU, and the time of the record that said so. */
+struct kt_running {
+	int pid;
+	uint64_t clock;
+};
+
+int kt_running(struct kt_running *run, const struct kt_running *start,
+	       const struct kt_record *r);
+
 /* A reading of one trace in time order, for callers that pull (kt_set_merge()). */
 struct cursor;
 struct kt_iter {
 	struct cursor *cur;
 	unsigned int n;
+	struct kt_running *running;	/* by CPU, KTF_MAX_CPUS */
 };
 
 int kt_iter_begin(struct kt_trace *t, struct kt_iter *it);
@@ -256,6 +272,7 @@ const char *kt_comm(const struct kt_trace *t, int pid);
 /* What the symbols section says a kernel-address value is; NULL: nothing. */
 const char *kt_symbol(const struct kt_trace *t, uint64_t value);
 const char *kt_channel_name(unsigned int ch);
+int kt_put_header(FILE *f);
 int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
 		   const void *data, size_t len);
 
@@ -272,6 +289,18 @@ const char *kt_dir(void);
 int kt_symbols_save(const char *path, bool hide);
 /* Whether kt_symbols_save() can hide (kallsyms gives the kernel's range). */
 int kt_symbols_can_hide(const char *cmd);
+
+/*
+ * Trace files compressed with zstd (compress.c), recognized by their magic:
+ * kt_open() reads them as the others.  -z/--compress[=LEVEL] of record,
+ * extract and slice: KT_ZSTD_LEVEL without a level (zstd's own default).
+ */
+#define KT_ZSTD_LEVEL		3
+bool kt_is_compressed(const void *data, size_t size);
+int kt_decompress(const char *path, const void *data, size_t size, void **out,
+		  size_t *out_size);
+int kt_parse_level(const char *cmd, const char *arg, int *level);
+long long kt_compress_file(const char *cmd, const char *path, int level);
 
 /* The commands. */
 int cmd_extract(int argc, char **argv);
@@ -295,5 +324,7 @@ int kt_analyze(struct kt_set *s, bool relative, FILE *out);
 typedef FILE *(*kt_ctf_open_fn)(void *arg, const char *name);
 int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *arg);
 int cmd_convert(int argc, char **argv);
+/* ktrace slice (slice.c): a time window of a trace as a trace file. */
+int cmd_slice(int argc, char **argv);
 
 #endif /* KTRACE_TRACE_H */

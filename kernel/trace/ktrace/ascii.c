@@ -7,14 +7,21 @@
  *   51.734017472 1 sh-87 ktrace:mark pid=87 text="before the upgrade"
  *
  * TIME is CLOCK_MONOTONIC in seconds.nanoseconds; COMM-PID the task
- * running on CPU: the one running when the subbuffer began, updated by the
- * events that name the running task (the first field of such an event is
- * its pid).  COMM is the last name the trace gave that pid (statedump,
- * fork, exec and comm events), else the saved comm of that pid (the name
- * those events gave it even when the medium-rate channel was full), else
- * the live task's; a task never named that is gone shows as <...>.
- * Spaces in COMM become underscores.  Strings are quoted; quotes, backslashes, newlines, tabs and
- * bytes outside printable ASCII are escaped as in C (bytes as \xHH).
+ * running on CPU, followed per CPU across both channels in time order:
+ * the events that name the running task (the first field of such an event
+ * is its pid: a switch's next task, a fork's parent, a mark's writer) set
+ * it, and so does the header of each subbuffer, which names the task
+ * running when it began, if that is newer than what set it last.  A
+ * channel that lost events thus picks the task up again from the other
+ * channel, or from its own next subbuffer.
+ *
+ * COMM is the last name the trace gave that pid (statedump, fork, exec and
+ * comm events), else the saved comm of that pid (the name those events or
+ * a switch gave it even when the medium-rate channel was full), else the
+ * live task's; a task never named that is gone shows as <...>.  Spaces in
+ * COMM become underscores, control characters question marks.  Strings
+ * are quoted; quotes, backslashes, newlines, tabs and bytes outside
+ * printable ASCII are escaped as in C (bytes as \xHH).
  *
  * Reading consumes complete subbuffers, as the relay files do: read one or
  * the other.  Each reader copies a subbuffer out before decoding it, so an
@@ -51,7 +58,9 @@
  * @clock: the decoder's clock
  * @rec: the next event, when @have
  * @have: @rec holds an event not printed yet
- * @pid: the task running on the CPU
+ * @start: the task running on the CPU when the subbuffer began (its
+ *	header's pid), and when that was (its timestamp record)
+ * @start_new: @start was not yet applied to the CPU's running task
  * @back: a dump: the next subbuffer to copy, counted back from the
  *	newest; -1 once the newest was copied
  * @skip: a dump: events still to pass over before the last ones
@@ -63,7 +72,8 @@ struct ktrace_ascii_cursor {
 	u64 clock;
 	struct ktrace_record rec;
 	bool have;
-	int pid;
+	struct ktrace_ascii_running start;
+	bool start_new;
 	long back;
 	unsigned long skip;
 };
@@ -99,6 +109,8 @@ struct ktrace_ascii_key {
  * @lock: serializes reads of this file: its cursors and its line
  * @nr_cpus: cursors per channel
  * @cur: the cursors, channel by channel, CPU by CPU
+ * @running: the task running on each CPU, from the events of both
+ *	channels in the order they are printed
  * @names: names the trace gave pids, %ASCII_NAMES slots by pid
  * @keys: descriptions of keys, %ASCII_KEYS slots by key
  * @line: the formatted line not yet read
@@ -110,6 +122,7 @@ struct ktrace_ascii {
 	struct mutex lock;	/* see the kernel-doc above */
 	unsigned int nr_cpus;
 	struct ktrace_ascii_cursor *cur;
+	struct ktrace_ascii_running *running;
 	struct ktrace_ascii_name *names;
 	struct ktrace_ascii_key *keys;
 	struct seq_buf line;
@@ -150,7 +163,8 @@ static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 			c->size = ret;
 			c->pos = sizeof(*h);
 			c->clock = 0;
-			c->pid = h->pid;
+			c->start.pid = h->pid;
+			c->start_new = true;
 		}
 		ret = ktrace_decode_record(c->copy + c->pos, c->size - c->pos,
 					   &c->clock, &c->rec);
@@ -160,6 +174,10 @@ static bool ascii_advance(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 			continue;
 		}
 		c->pos += ret;
+		/* The subbuffer's first record: when it began. */
+		if (c->rec.id == KTRACE_ID_TIMESTAMP &&
+		    c->pos == sizeof(struct ktrace_subbuf_header) + ret)
+			c->start.clock = c->rec.clock;
 		c->have = c->rec.id != KTRACE_ID_TIMESTAMP &&
 			  (!a->dump || c->rec.clock >= a->since);
 		if (c->have && c->skip) {
@@ -208,9 +226,15 @@ static void ascii_comm(struct ktrace_ascii *a, int pid, char *comm)
 			strscpy(comm, "<...>", TASK_COMM_LEN);
 		rcu_read_unlock();
 	}
+	/*
+	 * One word of one line: a name written to /proc/PID/comm can hold
+	 * a newline.
+	 */
 	for (p = comm; *p; p++)
 		if (*p == ' ')
 			*p = '_';
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 }
 
 /* An expanded event naming a pid: remember the name. */
@@ -453,6 +477,42 @@ void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_take_line);
 #endif
 
+/**
+ * ktrace_ascii_running() - the task running when an event was written
+ * @run: the task running on the event's CPU, as printed so far
+ * @start: if the event is the first printed of its subbuffer, the task
+ *	running when the subbuffer began (its header's pid), else NULL
+ * @ev: the event, NULL if unknown
+ * @rec: its record
+ *
+ * Called for the events of one CPU, of both channels, in time order.
+ * @start replaces @run if it is newer, or if nothing set @run yet (at the
+ * same time, the event wins: it names the task on purpose, where the
+ * header names whichever task was current when the subbuffer began, maybe
+ * still the previous one within a switch); then an event that names the
+ * running task (&ktrace_event.pid_is_current) sets it.
+ *
+ * Return: the pid of the task running on the CPU at @rec.
+ */
+VISIBLE_IF_KUNIT int ktrace_ascii_running(struct ktrace_ascii_running *run,
+					  const struct ktrace_ascii_running *start,
+					  const struct ktrace_event *ev,
+					  const struct ktrace_record *rec)
+{
+	u64 pid;
+
+	if (start && (start->clock > run->clock || !run->clock))
+		*run = *start;
+	if (ev && ev->pid_is_current && ev->nr_fields) {
+		/* The first field, read as every number field is. */
+		run->pid = ascii_raw(&ev->fields[0], rec, rec->id != KTRACE_ID_EXPANDED,
+				     &pid) ? (u32)pid : 0;
+		run->clock = rec->clock;
+	}
+	return run->pid;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_running);
+
 static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 			 unsigned int ch, unsigned int cpu)
 {
@@ -462,19 +522,16 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 	char comm[TASK_COMM_LEN];
 	u64 ns = ktrace_clock_ns(rec->clock);
 	u32 rem;
+	int pid;
 
 	ev = ktrace_event_lookup(ch, rec->id, rec->major, rec->minor);
-	if (ev && ev->pid_is_current && ev->nr_fields) {
-		u64 pid;
-
-		/* The first field, read as every number field is. */
-		c->pid = ascii_raw(&ev->fields[0], rec, compact, &pid) ? (u32)pid : 0;
-	}
+	pid = ktrace_ascii_running(&a->running[cpu], c->start_new ? &c->start : NULL, ev, rec);
+	c->start_new = false;
 	if (ev && !compact)
 		ascii_learn(a, ev, rec);
-	ascii_comm(a, c->pid, comm);
+	ascii_comm(a, pid, comm);
 	ns = div_u64_rem(ns, NSEC_PER_SEC, &rem);
-	seq_buf_printf(&a->line, "%llu.%09u %u %s-%d ", ns, rem, cpu, comm, c->pid);
+	seq_buf_printf(&a->line, "%llu.%09u %u %s-%d ", ns, rem, cpu, comm, pid);
 	if (!ev) {
 		if (compact)
 			seq_buf_printf(&a->line, KTRACE_UNKNOWN_COMPACT "\n",
@@ -539,9 +596,12 @@ struct ktrace_ascii *ktrace_ascii_open(void)
 	a->cur = kcalloc(ASCII_CHANNELS * a->nr_cpus, sizeof(*a->cur), GFP_KERNEL);
 	if (!a->cur)
 		goto free_a;
+	a->running = kcalloc(a->nr_cpus, sizeof(*a->running), GFP_KERNEL);
+	if (!a->running)
+		goto free_cur;
 	a->names = kvcalloc(ASCII_NAMES, sizeof(*a->names), GFP_KERNEL);
 	if (!a->names)
-		goto free_cur;
+		goto free_running;
 	a->keys = kvcalloc(ASCII_KEYS, sizeof(*a->keys), GFP_KERNEL);
 	if (!a->keys)
 		goto free_names;
@@ -566,6 +626,8 @@ free_keys:
 	kvfree(a->keys);
 free_names:
 	kvfree(a->names);
+free_running:
+	kfree(a->running);
 free_cur:
 	kfree(a->cur);
 free_a:
@@ -586,6 +648,7 @@ void ktrace_ascii_release(struct ktrace_ascii *a)
 	kvfree(a->line.buffer);
 	kvfree(a->keys);
 	kvfree(a->names);
+	kfree(a->running);
 	kfree(a->cur);
 	kfree(a);
 }

@@ -4,7 +4,11 @@
  * kept outside the trace, as ftrace's saved_cmdlines.
  *
  * The names of a trace are its fork, exec and comm events and the
- * statedump, on the medium-rate channel.  Hybrid mode never overwrites
+ * statedump, on the medium-rate channel, and the tasks sched:switch
+ * switches (ktrace_comm_save_task(), as ftrace's saved_cmdlines records
+ * the tasks of every switch): a task that was alive before the trace and
+ * exits during it, without a fork, exec or rename in between, is named
+ * without the statedump.  Hybrid mode never overwrites
  * that channel, but drops what no longer fits: a flight recorder running
  * for weeks fills it, and from then on every new task of the high-rate
  * history, which keeps being overwritten, would have no name.  So the
@@ -230,6 +234,44 @@ void ktrace_comm_save(pid_t pid, const char *comm)
 	if (READ_ONCE(ktrace_tracing))
 		ktrace_comm_table_save(&ktrace_comms, pid, comm);
 	preempt_enable_notrace();
+}
+
+/**
+ * ktrace_comm_save_task() - save a task's name unless its slot holds it
+ * @p: the task, current or about to be
+ *
+ * For sched:switch's probe, on the hottest write path: the common case, a
+ * task switched in again that was named before, costs a read of its
+ * comm and of its slot (24 bytes) and a compare of three words, and
+ * writes nothing; the slot is written only when it names another pid (the
+ * task's first switch of the trace, or another pid of the same slot
+ * switched in since) or another name (a rename, an exec).  A slot being
+ * written is not read twice: the task is saved, or counted as missed, as
+ * ktrace_comm_save() does.  Preemption disabled, as in the probe.
+ */
+void ktrace_comm_save_task(const struct task_struct *p)
+{
+	struct ktrace_comm_slot *s;
+	union ktrace_comm_name n;
+	unsigned int i;
+
+	if (!ktrace_comms.nr || p->pid <= 0)
+		return;
+	/*
+	 * Racy against a rename, as the tracepoints' copies of comm are;
+	 * __set_task_comm() pads with NULs, so a name compares whole.
+	 */
+	memcpy(n.c, p->comm, sizeof(n.c));
+	n.c[TASK_COMM_LEN - 1] = '\0';
+	s = &ktrace_comms.slots[p->pid & (ktrace_comms.nr - 1)];
+	if (!(atomic_read(&s->seq) & 1) && READ_ONCE(s->pid) == p->pid) {
+		for (i = 0; i < ARRAY_SIZE(n.w); i++)
+			if (READ_ONCE(s->comm.w[i]) != n.w[i])
+				break;
+		if (i == ARRAY_SIZE(n.w))
+			return;
+	}
+	ktrace_comm_save(p->pid, n.c);
 }
 
 /**

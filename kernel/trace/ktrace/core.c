@@ -516,14 +516,14 @@ unsigned long ktrace_get_buffer_size_kb(void)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_get_buffer_size_kb);
 
 /**
- * ktrace_mark() - write a user annotation into the trace
+ * ktrace_mark_write() - write an annotation into the trace
  * @text: the annotation
  * @len: its length, 1 to %KTRACE_MARK_MAX
  *
  * Return: 0, -EAGAIN when not tracing or the ktrace:mark event is
  * disabled, -ENOBUFS if the buffer is full.
  */
-int ktrace_mark(const char *text, size_t len)
+int ktrace_mark_write(const char *text, size_t len)
 {
 	u32 pid = task_pid_nr(current);
 

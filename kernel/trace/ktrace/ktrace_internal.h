@@ -112,7 +112,9 @@ void ktrace_metadata_stats(unsigned int *records, unsigned int *failed,
  * comm events the medium-rate channel dropped.  At most this many slots.
  */
 #define KTRACE_COMMS_MAX	32768
+struct task_struct;
 void ktrace_comm_save(pid_t pid, const char *comm);
+void ktrace_comm_save_task(const struct task_struct *p);
 bool ktrace_comm_lookup(pid_t pid, char *comm);
 bool ktrace_comm_get(unsigned int slot, pid_t *pid, char *comm);
 unsigned int ktrace_comms_slots(void);
@@ -136,7 +138,7 @@ const char *ktrace_mode_name(enum ktrace_trace_mode mode);
 int ktrace_mode_of(const char *name);
 int ktrace_set_buffer_size_kb(unsigned long kb);
 unsigned long ktrace_get_buffer_size_kb(void);
-int ktrace_mark(const char *text, size_t len);
+int ktrace_mark_write(const char *text, size_t len);
 struct notifier_block;
 int ktrace_register_start_notifier(struct notifier_block *nb);
 int ktrace_register_starting_notifier(struct notifier_block *nb);
@@ -163,8 +165,23 @@ void ktrace_ascii_release(struct ktrace_ascii *a);
 void ktrace_ascii_dump(struct ktrace_ascii *a, unsigned int last);
 struct seq_buf;
 void ktrace_ascii_string(struct seq_buf *s, const char *str, size_t len);
+
+/**
+ * struct ktrace_ascii_running - the task running on a CPU, for the ascii pipe
+ * @pid: its pid
+ * @clock: the time of the event or subbuffer header that said so
+ */
+struct ktrace_ascii_running {
+	int pid;
+	u64 clock;
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
 struct ktrace_record;
+int ktrace_ascii_running(struct ktrace_ascii_running *run,
+			 const struct ktrace_ascii_running *start,
+			 const struct ktrace_event *ev,
+			 const struct ktrace_record *rec);
 void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
 			 const struct ktrace_record *rec, bool compact);
 void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);

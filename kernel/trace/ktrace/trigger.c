@@ -6,7 +6,8 @@
  * file.  One trigger of each kind (of each latency kind) can be armed; the
  * hooks find it through an RCU-protected slot, or are tracepoint probes
  * registered with it as their data.  This file keeps the slots and arms
- * the kinds it hooks itself (oom, hung_task, user); the kinds that need
+ * the kinds it hooks itself (oom, hung_task, user, and warn and kernel,
+ * which api.c fires); the kinds that need
  * more (the latency matcher in latency.c, the crash hooks and panic dump
  * in trigger_crash.c) are provided through struct ktrace_trigger_ops.  A
  * hook that sees its cause calls ktrace_trigger_fire() (trigger_fire.c).
@@ -23,6 +24,7 @@
 #include <linux/string.h>
 #include <trace/events/oom.h>
 #include <trace/events/sched.h>
+#include <kunit/visibility.h>
 
 #include "ktrace_internal.h"
 #include "trigger.h"
@@ -164,7 +166,9 @@ static int ktrace_trigger_hook(struct ktrace_trigger *t)
 		return -EOPNOTSUPP;
 #endif
 	case KTRACE_TRIG_USER:
-		/* The file finds it in its slot. */
+	case KTRACE_TRIG_WARN:
+	case KTRACE_TRIG_KERNEL:
+		/* The file, __warn() and ktrace_trigger() find it in its slot. */
 		return 0;
 	}
 	/* oops, panic, latency: their provider, if there is one. */
@@ -264,6 +268,7 @@ out:
 	mutex_unlock(&ktrace_trigger_lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_write);
 
 /**
  * ktrace_triggers_start() - a new trace is starting

@@ -19,6 +19,8 @@ enum ktrace_trigger_kind {
 	KTRACE_TRIG_PANIC,
 	KTRACE_TRIG_HUNG_TASK,
 	KTRACE_TRIG_USER,
+	KTRACE_TRIG_WARN,	/* WARN(), from __warn() */
+	KTRACE_TRIG_KERNEL,	/* ktrace_trigger(), from kernel code */
 	KTRACE_TRIG_LATENCY,
 	KTRACE_NR_TRIG_KINDS,
 };

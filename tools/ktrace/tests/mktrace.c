@@ -7,7 +7,7 @@
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
  *                           manykeys N ended|collide|badmeta|latency [HOST]|
- *                           io|reclaim|ctf]
+ *                           io|reclaim|ctf|attrib]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -1351,20 +1351,18 @@ static void latency_cpu0(struct sb *c0, struct sb *med)
 	 * The high channel's records go on under the old pid (602) until
 	 * the next switch: the exit is the leader's all the same.
 	 */
-	sb_begin(med, 1, 0, LAT_AT(546400000));
+	sb_begin(med, 1, 602, LAT_AT(546400000));
 	sb_expanded(med, LAT_EXEC_MAJOR, 2, LAT_AT(546400000), ex, 24);
-	sb_end(med, 0);
-	sb_flush(med);
 	sb_compact(c0, LAT_EXIT, LAT_AT(546510000), 59);
 	/* Wakeups: 50 us; of the running task; never run. */
 	sb_compact(c0, LAT_SWITCH, LAT_AT(600000000), 321);
 	sb_compact(c0, LAT_WAKEUP, LAT_AT(600010000), 1U << 22 | 700);
 	sb_compact(c0, LAT_SWITCH, LAT_AT(600060000), 700);
 	/*
-	 * A medium-channel record on CPU 0 while 700 runs there: its
-	 * stream's pid (0) is not the running task's.
+	 * A medium-channel record on CPU 0 while 700 runs there, in a
+	 * subbuffer begun while 602 ran: the running task is the high
+	 * channel's, not its stream's pid.
 	 */
-	sb_begin(med, 2, 0, LAT_AT(600080000));
 	memset(ex, 0, sizeof(ex));
 	ex[0] = 99;
 	memcpy(ex + 16, "late", 4);
@@ -1918,6 +1916,152 @@ static int hostile_trace(void)
 	return 0;
 }
 
+/*
+ * mktrace TRACE EXPECTED attrib (t-attrib.sh): the running task across
+ * channels.  A switch on the high-rate channel changes the task the
+ * medium-rate channel's events after it belong to; a subbuffer header
+ * names the task running when it began, and is believed if nothing said
+ * otherwise since: so a channel that lost its switches (CPU 1's high
+ * channel lost subbuffer 1) picks the task up again from its next
+ * subbuffer or from the other channel's.  Also syscalls:exit with the
+ * kernel's signed 10-bit nr: -1 exact, the bounds saturated.
+ */
+static void attrib_comm_shown(struct sb *s, uint64_t clock, unsigned int cpu,
+			      const char *task, uint32_t pid, const char *comm,
+			      const char *shown)
+{
+	unsigned char ex[20] = { 0 };
+	char text[64];
+
+	memcpy(ex, &pid, 4);
+	memcpy(ex + 4, comm, strlen(comm));
+	sb_expanded(s, 7, 1, clock, ex, 4 + strlen(comm));
+	snprintf(text, sizeof(text), "sched:comm pid=%u comm=\"%s\"", pid, shown);
+	line(clock, cpu, task, text);
+}
+
+static void attrib_comm(struct sb *s, uint64_t clock, unsigned int cpu, const char *task,
+			uint32_t pid, const char *comm)
+{
+	attrib_comm_shown(s, clock, cpu, task, pid, comm, comm);
+}
+
+static void attrib_switch(struct sb *s, uint64_t clock, unsigned int cpu, const char *task,
+			  uint32_t pid)
+{
+	char text[64];
+
+	sb_compact(s, 4, clock, pid);
+	snprintf(text, sizeof(text), "sched:switch next_pid=%u", pid);
+	line(clock, cpu, task, text);
+}
+
+static void attrib_exit(struct sb *s, uint64_t clock, unsigned int cpu, const char *task,
+			int nr, int ret, const char *text)
+{
+	sb_compact(s, 5, clock, ((uint32_t)nr & 0x3ff) | (uint32_t)ret << 10);
+	line(clock, cpu, task, text);
+}
+
+static int attrib_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct ktrace_meta_trace t = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 2, .nr_records = 9,
+	};
+	struct ktrace_meta_clock c = TEST_CLOCK;
+	struct sb h0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	struct sb m0 = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	struct sb h1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
+	struct sb m1 = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 1, .size = SB_MEDIUM };
+	static const char tasks[] = "10 ten\n20 twenty\n30 thirty\n40 forty\n41 fortyone\n"
+				    "43 fortythree\n44 fortyfour\n";
+
+	low.buf = malloc(SB_LOW);
+	h0.buf = malloc(SB_HIGH);
+	m0.buf = malloc(SB_MEDIUM);
+	h1.buf = malloc(SB_HIGH);
+	m1.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	sb_begin(&low, 0, 1, 1000);
+	meta(KTRACE_META_TRACE, &t, sizeof(t));
+	meta(KTRACE_META_CLOCK, &c, sizeof(c));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 4, 0, 0, 1,
+		   KTRACE_EVENT_PID_IS_CURRENT, "sched", "switch");
+	meta_field("next_pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	/* As the kernel's probe: a signed, saturating 10-bit nr. */
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, 5, 0, 0, 2, 0, "syscalls", "exit");
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC,
+		   KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
+	meta_field("ret", 10, 22, KTRACE_DISPLAY_DEC,
+		   KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
+	/* Not pid-is-current: its pid is the task renamed. */
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 7, 1, 2, 0,
+		   "sched", "comm");
+	meta_field("pid", 0, 4, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("comm", 4, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+
+	/* CPU 0: 10 runs, then 20, then 30; the medium channel follows. */
+	sb_begin(&h0, 0, 10, 1000);
+	sb_begin(&m0, 0, 10, 1050);
+	attrib_exit(&h0, 1010, 0, "ten-10", 0, 5, "syscalls:exit nr=0 ret=5");
+	attrib_comm(&m0, 1050, 0, "ten-10", 10, "ten");
+	attrib_switch(&h0, 1100, 0, "twenty-20", 20);
+	attrib_comm(&m0, 1150, 0, "twenty-20", 20, "twenty");
+	attrib_exit(&h0, 1200, 0, "twenty-20", -1, 0, "syscalls:exit nr=-1 ret=0");
+	attrib_exit(&h0, 1210, 0, "twenty-20", 511, -2, "syscalls:exit nr=>=511 ret=-2");
+	attrib_exit(&h0, 1220, 0, "twenty-20", -512, 0, "syscalls:exit nr=<=-512 ret=0");
+	attrib_exit(&h0, 1230, 0, "twenty-20", 462, 0, "syscalls:exit nr=462 ret=0");
+	sb_end(&m0, 0);
+	/* A medium subbuffer begun while 20 ran: still 20, then 30. */
+	sb_begin(&m0, 1, 20, 1300);
+	attrib_comm(&m0, 1300, 0, "twenty-20", 20, "twenty");
+	attrib_switch(&h0, 1400, 0, "thirty-30", 30);
+	attrib_comm(&m0, 1450, 0, "thirty-30", 30, "thirty");
+	sb_end(&h0, 0);
+	sb_begin(&h0, 1, 30, 1500);
+	attrib_exit(&h0, 1550, 0, "thirty-30", 1, 0, "syscalls:exit nr=1 ret=0");
+	sb_end(&h0, 0);
+	sb_end(&m0, 0);
+	sb_flush(&h0);
+	sb_flush(&m0);
+
+	/*
+	 * CPU 1: 40, then 41; the high channel's subbuffer 1 (switches to
+	 * 42, 43) is lost; its subbuffer 2 begins with 43 running; then a
+	 * medium subbuffer begins with 44 running, and the high channel's
+	 * next event, with no switch left to tell, is 44's.
+	 */
+	sb_begin(&h1, 0, 40, 2000);
+	sb_begin(&m1, 0, 40, 2050);
+	attrib_exit(&h1, 2010, 1, "forty-40", 3, 0, "syscalls:exit nr=3 ret=0");
+	attrib_comm(&m1, 2050, 1, "forty-40", 40, "forty");
+	attrib_switch(&h1, 2100, 1, "fortyone-41", 41);
+	attrib_comm(&m1, 2200, 1, "fortyone-41", 41, "fortyone");
+	sb_end(&h1, 0);
+	sb_begin(&h1, 2, 43, 2500);
+	attrib_exit(&h1, 2500, 1, "fortythree-43", 4, 0, "syscalls:exit nr=4 ret=0");
+	sb_end(&m1, 0);
+	sb_begin(&m1, 1, 44, 2600);
+	attrib_comm(&m1, 2600, 1, "fortyfour-44", 44, "fortyfour");
+	attrib_exit(&h1, 2700, 1, "fortyfour-44", 5, 0, "syscalls:exit nr=5 ret=0");
+	/* A name written to /proc/44/comm, newline included: one word. */
+	attrib_comm_shown(&m1, 2800, 1, "tab?nl?-44", 44, "tab\tnl\n", "tab\\tnl\\n");
+	sb_end(&h1, 0);
+	sb_end(&m1, 0);
+	sb_flush(&h1);
+	sb_flush(&m1);
+	section(KTF_TASKS, 0, 0, tasks, strlen(tasks));
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
 /* The metadata of the default trace, as the kernel writes it at a start. */
 static void default_meta(const struct ktrace_meta_clock *mc)
 {
@@ -2117,6 +2261,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return ctf_trace();
+	} else if (argc == 4 && !strcmp(argv[3], "attrib")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return attrib_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "hostile")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
@@ -2160,7 +2312,7 @@ int main(int argc, char **argv)
 			"                              badsymbols|undecoded|timers ADDR...|dir DIR|\n"
 			"                              clock MONO REAL|v1|blockkeys|futurever|\n"
 			"                              futuremeta|manykeys N ended|collide|badmeta|\n"
-			"                              latency [HOST]|io|reclaim|ctf]\n");
+			"                              latency [HOST]|io|reclaim|ctf|attrib]\n");
 		return 2;
 	}
 	trace = fopen(argv[1], "w");

@@ -384,13 +384,14 @@ exact() {
 printf '%s\n' 'irq:entry [disabled]' 'sched:switch [enabled]' 'sched:wakeup [disabled]' \
 	>"$tmp/list.want"
 KTRACE_DIR=$kd exact "list: GROUP:NAME [state], sorted" "$tmp/list.want" list
-printf '%s\n' 'irq:entry [disabled]' '    irq size=4 display=dec signed' \
-	'    handler size=8 display=symbol kaddr' \
-	'    level size=4 display=enum signed kaddr values=-1:low,0:mid,1:high' \
-	'    name size=0 display=string' 'sched:switch [enabled]' '    prev size=16 display=pid' \
-	'    state size=4 display=enum values=0:R,1:S' 'sched:wakeup [disabled]' \
-	'    pid size=22 display=pid' >"$tmp/listv.want"
-KTRACE_DIR=$kd exact "list -v: the fields of each event, every attribute (signed, kaddr, values=)" \
+printf '%s\n' 'irq:entry [disabled]' '    irq size=4bytes display=dec signed' \
+	'    handler size=8bytes display=symbol kaddr' \
+	'    level size=4bytes display=enum signed kaddr values=-1:low,0:mid,1:high' \
+	'    name size=0bytes display=string' 'sched:switch [enabled]' \
+	'    prev size=16bits display=pid' \
+	'    state size=4bits display=enum values=0:R,1:S' 'sched:wakeup [disabled]' \
+	'    pid size=22bits display=pid' >"$tmp/listv.want"
+KTRACE_DIR=$kd exact "list -v: the fields of each event, size in bits (compact) or bytes, every attribute" \
 	"$tmp/listv.want" list -v
 printf '%s\n' 'tracing: on' 'state: frozen' 'mode: overwrite' 'buffer: 1024 KiB per CPU' \
 	'events: 1 of 3 enabled' '  irq: 0 of 1' '  sched: 1 of 2' 'triggers:' \
@@ -446,6 +447,9 @@ if command -v rst2man >/dev/null 2>&1 || command -v rst2man.py >/dev/null 2>&1; 
 		grep -q -- '--realtime=iso' "$tmp/man.txt"
 	result "ktrace.1 renders: KTRACE(1), NAME, SYNOPSIS, the report options, list" $? \
 		"$tmp/man.diff"
+	grep -E '^[A-Z][A-Z ]*$' "$tmp/man.txt" | head -n 3 | tr '\n' ' ' >"$tmp/man.top"
+	[ "$(cat "$tmp/man.top")" = "NAME SYNOPSIS DESCRIPTION " ]
+	result "ktrace.1 opens with NAME, SYNOPSIS, DESCRIPTION ($(cat "$tmp/man.top"))" $?
 	# Nothing docutils could not parse, no merge conflict left in it.
 	! grep -n -E 'System Message|^ *(<<<<<<<|=======|>>>>>>>)' "$tmp/man.txt" >"$tmp/man.bad"
 	result "ktrace.1: no docutils System Message, no conflict marker" $? "$tmp/man.bad"
@@ -499,6 +503,23 @@ result "completion: report -e s -> the groups and events of ktrace list" $?
 result "completion: record -e irq:entry,sched:w -> wakeup (after the colon)" $?
 [ "$(complete_as 'COMP_LINE="ktrace record -m o"; COMP_POINT=${#COMP_LINE}')" = "overwrite" ]
 result "completion: record -m o -> overwrite" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace latency ""); COMP_CWORD=2')" = \
+	"block syscall wakeup irq irqsoff timer" ] &&
+	[ "$(complete_as 'COMP_WORDS=(ktrace latency i); COMP_CWORD=2')" = "irq irqsoff" ] &&
+	[ "$(complete_as 'COMP_WORDS=(ktrace latency block --t); COMP_CWORD=3')" = "--top" ]
+result "completion: latency -> its kinds, then its options" $?
+# An analysis host (no ktrace there): -e of report from the trace file given.
+export ZT=$tmp/s.dat
+[ "$(KTRACE_DIR=$tmp/none PATH="$(dirname "$bin"):$PATH" bash -c \
+	'source "$1"; COMP_WORDS=(ktrace report "$ZT" -e b); COMP_CWORD=4; _ktrace;
+	 echo "${COMPREPLY[*]}"' - "$comp")" = "bar bar:big bar:io bar:name" ]
+result "completion: report FILE -e b, without ktrace -> the events of FILE" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace report "$ZT" -e f); COMP_CWORD=4')" = \
+	"foo foo:bits foo:switch" ]
+result "completion: report FILE -e f, with ktrace -> the events of FILE, not of the kernel" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace sl); COMP_CWORD=1')" = "slice" ] &&
+	[ "$(complete_as 'COMP_WORDS=(ktrace slice --b); COMP_CWORD=2')" = "--before" ]
+result "completion: slice and its options" $?
 # '=' in COMP_WORDBREAKS as ':' (bash's default has both): bash replaces
 # only what follows the last of them; --OPTION=VALUE completes the value.
 wb_all=$(printf ' \t\n"'"'"'><=;|&(:')
@@ -527,7 +548,7 @@ r=0
 result "completion: --event=GROUP:NAME and --mode=MODE, whatever the word breaks ($r)" $r
 # Every long option of each command's --help is completed.
 r=
-for c in record extract report stat status list; do
+for c in record extract report stat status list slice; do
 	got=" $(cl "$wb_all" "ktrace $c --") "
 	for o in $("$bin" "$c" --help | grep -oE -- '(^|[ [,])--[a-z][a-z-]*' | tr -d ' [,' |
 		sort -u); do
@@ -538,3 +559,35 @@ done
 	*) false ;; esac
 result "completion: every option of each command's --help (record --no-kernel-addresses,\
  extract's)${r:+: missing$r}" $?
+
+# status and list on a machine without ktrace say why.
+mkdir -p "$tmp/nokt"
+KTRACE_DIR=$tmp/nokt/ktrace check "status: no control directory: said, exit 1" 1 '' \
+	"ktrace status: no control directory $tmp/nokt/ktrace \(KTRACE_DIR\)" -- status
+KTRACE_DIR=$tmp/nokt/ktrace check "list: no control directory: said, exit 1" 1 '' \
+	"ktrace list: no control directory $tmp/nokt/ktrace \(KTRACE_DIR\)" -- list
+if [ "$(stat -f -c %t /sys/kernel/debug 2>/dev/null)" = 64626720 ]; then
+	[ -d /sys/kernel/debug/ktrace ] ||
+		KTRACE_DIR= check "status: debugfs without ktrace: CONFIG_KTRACE off, said" 1 '' \
+		'debugfs is mounted on /sys/kernel/debug, without ktrace: this kernel is built without CONFIG_KTRACE' \
+		-- status
+else
+	KTRACE_DIR= check "status: no debugfs: said, with the mount command" 1 '' \
+		'debugfs is not mounted on /sys/kernel/debug: mount -t debugfs none /sys/kernel/debug' \
+		-- status
+fi
+
+# Without kernel headers, make says what to give it.
+src=$(cd "$(dirname "$0")/.." && pwd)
+! make -s -C "$src" O="$tmp/nohdr" srctree="$tmp/nokt" >"$tmp/nohdr.log" 2>&1 &&
+	grep -q "no kernel headers (include/linux/kconfig.h) in $tmp/nokt: .* give srctree=/path/to/linux-6.12" \
+	"$tmp/nohdr.log" && [ ! -e "$tmp/nohdr/ktrace" ]
+result "make without kernel headers: says where to get them, builds nothing" $? "$tmp/nohdr.log"
+
+# report -e globs as record -e does ('sched*', 'sched:*', '*:sw*').
+filtered "report -e 'foo:*': the group foo" '$4 ~ /^foo:/' -- -e 'foo:*'
+filtered "report -e 'b?r*': the group bar" '$4 ~ /^bar:/' -- -e 'b?r*'
+filtered "report -e '*:sw*,bar:i*': foo:switch and bar:io" '$4 == "foo:switch" || $4 == "bar:io"' \
+	-- -e '*:sw*,bar:i*'
+check "report -e 'nosuch*': a usage error, said" 2 '' "no event or group 'nosuch\\*'" \
+	-- report -e 'nosuch*' "$tmp/s.dat"

@@ -173,7 +173,7 @@ unchanged() {
 		   [ "$(ls "$tmp"/sv-r.dat* 2>/dev/null | wc -l)" -eq 0 ]; echo $?)" \
 		"$(diff "$tmp/tree.before" "$tmp/tree.after" | head -n 4 | tr '\n' '|')"
 }
-KTRACE_DIR=$fd check "record -e nosuch:event: exit 1, names it" 1 '' \
+KTRACE_DIR=$fd check "record -e nosuch:event: a usage error (2), as a bad -m, names it" 2 '' \
 	"no event 'nosuch:event'" -- record -o "$tmp/sv-r.dat" -e foo/bits,nosuch:event -- true
 unchanged "record -e nosuch:event"
 KTRACE_DIR=$fd check "record -o /nonexistent/x.dat: exit 1" 1 '' \
@@ -503,7 +503,7 @@ got=$(bash -c 'source "$1"; COMP_WORDS=(ktrace ex); COMP_CWORD=1; _ktrace
 	a=${COMPREPLY[*]}; COMP_WORDS=(ktrace extract --); COMP_CWORD=2; _ktrace
 	echo "$a/${COMPREPLY[*]}"' - "$comp")
 ok "completion: ktrace ex -> extract, and its options" \
-	"$([ "$got" = "extract/--output --stop --no-kernel-addresses --help" ]; echo $?)" "$got"
+	"$([ "$got" = "extract/--output --stop --no-kernel-addresses --compress --help" ]; echo $?)" "$got"
 
 # record and COMMAND (issue 25, item 13).
 # SIGCHLD ignored by record's caller: record still sees COMMAND end (the
@@ -622,3 +622,23 @@ st=$(cd "$tmp/pathdir" && KTRACE_DIR=$fd PATH=/usr/bin:/bin: "$bin" record -o "$
 ok "record: COMMAND found through an empty PATH element (exit $st, want 7)" \
 	"$([ "$st" = 7 ]; echo $?)" "$(cat "$tmp/err")"
 rm -f "$tmp/sv-c.dat"
+
+# -e globs, as trace-cmd's -e 'sched*': GROUP-GLOB or GROUP-GLOB:NAME-GLOB.
+fake "$fd"
+for e in foo/bits foo/switch bar/io foo bar; do echo 0 >"$fd/events/$e/enable"; done
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-g.dat" -m drop -e 'foo:sw*,b?r' -- \
+	sh -c 'cd "$1" && cat events/foo/bits/enable events/foo/switch/enable \
+		events/bar/io/enable events/foo/enable events/bar/enable | tr -d "\n" >"$2"' \
+	sh "$fd" "$tmp/g.during" >/dev/null 2>"$tmp/g.err"
+ok "record -e 'foo:sw*,b?r': foo/switch and the group bar on, foo/bits off ($(cat "$tmp/g.during"))" \
+	"$([ "$(cat "$tmp/g.during")" = 01001 ]; echo $?)" "$(cat "$tmp/g.err")"
+for e in foo/bits foo/switch bar/io foo bar; do echo 0 >"$fd/events/$e/enable"; done
+KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-g.dat" -m drop -e 'f*:*' -- \
+	sh -c 'cd "$1" && cat events/foo/enable events/bar/enable | tr -d "\n" >"$2"' \
+	sh "$fd" "$tmp/g.during" >/dev/null 2>"$tmp/g.err"
+ok "record -e 'f*:*': the whole group foo ($(cat "$tmp/g.during"))" \
+	"$([ "$(cat "$tmp/g.during")" = 10 ]; echo $?)" "$(cat "$tmp/g.err")"
+KTRACE_DIR=$fd check "record -e 'sched:*' where there is no sched: a usage error, said" 2 '' \
+	"no event matches 'sched:\*'" -- record -o "$tmp/sv-r.dat" -e 'sched:*' -- true
+KTRACE_DIR=$fd check "record: a bad -m is a usage error too, the same status" 2 '' \
+	"bad mode 'fast'" -- record -o "$tmp/sv-r.dat" -m fast -- true

@@ -3,6 +3,9 @@
  * ktrace's scheduler events: switches, wakeups, migrations, exits and
  * hung tasks, compact; forks, execs and renames, which name the pids.
  *
+ * sched:switch also saves the names of both tasks in the saved comms
+ * (comm.c), as ftrace's saved_cmdlines does.
+ *
  * Packing: a pid takes 22 bits (PID_MAX_LIMIT is 2^22), leaving 10 for a
  * CPU or a state.  sched:switch carries only the next task: the previous
  * one is the next task of the previous switch on that CPU, or the pid in
@@ -65,6 +68,15 @@ static void kt_probe_sched_switch(void *data, bool preempt, struct task_struct *
 				       __task_state_index(prev_state, prev->exit_state);
 
 	ktrace_event_write_compact(&kt_ev_switch, KT_PACK(next->pid, state));
+	/*
+	 * Name both tasks in the saved comms, as ftrace's saved_cmdlines
+	 * does at every switch: a task alive before the trace that exits
+	 * during it is named without a statedump.  Each costs a compare
+	 * with its slot, and a write only if the slot names another task or
+	 * name (ktrace_comm_save_task()).
+	 */
+	ktrace_comm_save_task(prev);
+	ktrace_comm_save_task(next);
 }
 
 static void kt_probe_sched_wakeup(void *data, struct task_struct *p)

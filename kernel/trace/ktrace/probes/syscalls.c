@@ -7,6 +7,16 @@
  * argument (entry), or the return value (exit), which saturates: every
  * errno and any count below 2 MiB is exact, a larger one shows as
  * ">=2097151" and a pointer returned by mmap() as one of the two bounds.
+ *
+ * The number is signed, as the tracepoints' id and syscall_get_nr() are:
+ * -1 is what the kernel reports where there is no system call number, at
+ * the exit of rt_sigreturn (which restored the registers of the
+ * interrupted code: orig_ax -1 on x86) and for a call skipped by seccomp
+ * or ptrace, and ftrace prints it as "NR -1".  It is not a saturation.
+ * The metadata says so: KTRACE_FIELD_SIGNED, two's complement in 10 bits,
+ * so -1 is 0x3ff.  That leaves 0 to 510 exact and 511 on saturated
+ * (KTRACE_FIELD_SATURATES, ">=511"): x86_64's and the generic table's
+ * numbers end at 462 in 6.12; x32's, with __X32_SYSCALL_BIT, saturate.
  */
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -16,16 +26,18 @@
 #include "tracepoints.h"
 
 #define KT_NR_BITS	10
+#define KT_NR_MAX	((1L << (KT_NR_BITS - 1)) - 1)
 #define KT_RET_MAX	((1L << (31 - KT_NR_BITS)) - 1)
 
-/* Numbers from 1023 on (x32's, with __X32_SYSCALL_BIT) saturate. */
+/* Signed: -1 is exact; numbers from 511 on saturate (see above). */
 #define KT_FIELD_NR							\
 	{ .name = "nr", .offset = 0, .size = KT_NR_BITS,		\
-	  .display = KTRACE_DISPLAY_DEC, .flags = KTRACE_FIELD_SATURATES }
+	  .display = KTRACE_DISPLAY_DEC,				\
+	  .flags = KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES }
 
-static __always_inline u32 kt_sys_nr(unsigned long nr)
+static __always_inline u32 kt_sys_nr(long nr)
 {
-	return min_t(unsigned long, nr, BIT(KT_NR_BITS) - 1);
+	return (u32)clamp(nr, -KT_NR_MAX - 1, KT_NR_MAX) & (BIT(KT_NR_BITS) - 1);
 }
 
 static const struct ktrace_field kt_sys_enter_fields[] = {

@@ -446,7 +446,88 @@ static void format_ascii_keys_test(struct kunit *test)
 	ktrace_ascii_release(a);
 }
 
+static const struct ktrace_field kt_test_pid_fields[] = {
+	{ .name = "next_pid", .offset = 0, .size = 22, .display = KTRACE_DISPLAY_PID },
+};
+
+/* A switch: its first field is the task running from then on. */
+static const struct ktrace_event kt_test_switch = {
+	.group = "sched", .name = "switch", .fields = kt_test_pid_fields,
+	.nr_fields = ARRAY_SIZE(kt_test_pid_fields), .pid_is_current = true,
+};
+
+/* The same layout, naming some other task (a wakeup, a rename). */
+static const struct ktrace_event kt_test_wakeup = {
+	.group = "sched", .name = "wakeup", .fields = kt_test_pid_fields,
+	.nr_fields = ARRAY_SIZE(kt_test_pid_fields),
+};
+
+/*
+ * The running task of a CPU, across its two channels in time order: a
+ * switch on one channel names the task of the other's events after it; a
+ * subbuffer header names the task running when it began, believed only
+ * if nothing said otherwise since, and at the same time the event wins.
+ */
+static void format_ascii_running_test(struct kunit *test)
+{
+	struct ktrace_ascii_running run = {}, high = { .pid = 10, .clock = 100 },
+		medium = { .pid = 10, .clock = 90 }, lost = { .pid = 40, .clock = 300 },
+		tie = { .pid = 30, .clock = 200 };
+	struct ktrace_record r = { .id = 4, .clock = 100, .payload = 77 };
+
+	/* The high channel's first subbuffer: 10 runs; a wakeup of 77. */
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &high, &kt_test_wakeup, &r), 10);
+	/* A switch to 20 on the high channel. */
+	r.clock = 150;
+	r.payload = 20;
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_switch, &r), 20);
+	/* The medium channel's first event, its subbuffer begun before: 20. */
+	r.clock = 160;
+	r.payload = 10;
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &medium, &kt_test_wakeup, &r), 20);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, NULL, &r), 20);
+	/* A switch, and a header of the same time naming another task. */
+	r.clock = 200;
+	r.payload = 21;
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_switch, &r), 21);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &tie, &kt_test_wakeup, &r), 21);
+	/* Switches lost: a newer subbuffer of either channel names the task. */
+	r.clock = 300;
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &lost, &kt_test_wakeup, &r), 40);
+	r.clock = 310;
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_wakeup, &r), 40);
+	KUNIT_EXPECT_EQ(test, run.clock, 300);
+}
+
+/* syscalls:exit's nr, signed in 10 bits: -1 is no saturation. */
+static const struct ktrace_field kt_test_nr_fields[] = {
+	{ .name = "nr", .offset = 0, .size = 10, .display = KTRACE_DISPLAY_DEC,
+	  .flags = KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES },
+};
+
+static const struct ktrace_event kt_test_nr = {
+	.group = "syscalls", .name = "exit", .fields = kt_test_nr_fields,
+	.nr_fields = ARRAY_SIZE(kt_test_nr_fields),
+};
+
+static void format_ascii_signed_nr_test(struct kunit *test)
+{
+	struct ktrace_ascii *a = ktrace_ascii_open();
+	char *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_nr, 0x3ff, buf), " nr=-1");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_nr, 15, buf), " nr=15");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_nr, 510, buf), " nr=510");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_nr, 511, buf), " nr=>=511");
+	KUNIT_EXPECT_STREQ(test, USE(a, &kt_test_nr, 512, buf), " nr=<=-512");
+	ktrace_ascii_release(a);
+}
+
 static struct kunit_case ktrace_format_cases[] = {
+	KUNIT_CASE(format_ascii_running_test),
+	KUNIT_CASE(format_ascii_signed_nr_test),
 	KUNIT_CASE(format_header_test),
 	KUNIT_CASE(format_compact_test),
 	KUNIT_CASE(format_expanded_test),

@@ -19,11 +19,18 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/ktrace.h>
 #include <linux/mman.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
+#include <linux/nmi.h>
+/* register_nmi_handler(): x86, by <linux/nmi.h> where ACPI has NMI handlers too. */
+#if defined(CONFIG_X86_LOCAL_APIC) && defined(CONFIG_HAVE_ACPI_APEI_NMI)
+#define KTRACE_TEST_NMI
+#include <asm/apic.h>
+#endif
 
 #include "ktrace_internal.h"
 #include "latency.h"
@@ -53,6 +60,11 @@ static const struct parse_case parse_cases[] = {
 	GOOD("hung_task", KTRACE_TRIG_HUNG_TASK),
 	GOOD("user\tcount=7  delay=250", KTRACE_TRIG_USER, .count = 7, .delay_ms = 250),
 	GOOD("panic last=5", KTRACE_TRIG_PANIC, .last = 5),
+	GOOD("warn count=3", KTRACE_TRIG_WARN, .count = 3),
+	GOOD("kernel action=mark delay=5", KTRACE_TRIG_KERNEL, .action = KTRACE_ACTION_MARK,
+	     .delay_ms = 5),
+	BAD("kernel nr=3", -EINVAL),
+	BAD("warn last=3", -EINVAL),
 	GOOD("oom action=mark", KTRACE_TRIG_OOM, .action = KTRACE_ACTION_MARK),
 	GOOD("latency:block>10ms", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_BLOCK,
 	     .threshold_ns = 10 * NSEC_PER_MSEC),
@@ -732,6 +744,147 @@ static void lat_arm_failure_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&slow_probe.done), 1);
 }
 
+/* What trigger_pipe holds, read whole into @text (PAGE_SIZE + 1 bytes). */
+static void read_firings(struct kunit *test, char *text)
+{
+	unsigned long ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+					   MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	size_t len = 0;
+	ssize_t n;
+
+	KUNIT_ASSERT_LT_MSG(test, ubuf, (unsigned long)TASK_SIZE, "no user memory");
+	while (len < PAGE_SIZE &&
+	       (n = ktrace_trigger_pipe_read((char __user *)ubuf, PAGE_SIZE - len, true)) > 0) {
+		KUNIT_ASSERT_EQ(test, copy_from_user(text + len, (char __user *)ubuf, n), 0);
+		len += n;
+	}
+	text[len] = '\0';
+}
+
+/* The number of firings of the trigger armed in @slot, or -1 if none is. */
+static int slot_fired(unsigned int slot)
+{
+	struct ktrace_trigger *t;
+	int fired = -1;
+
+	rcu_read_lock();
+	t = ktrace_trigger_get(slot);
+	if (t)
+		fired = atomic_read(&t->fired);
+	rcu_read_unlock();
+	return fired;
+}
+
+static void arm(struct kunit *test, const char *spec)
+{
+	char *s = kunit_kstrdup(test, spec, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_EQ_MSG(test, ktrace_trigger_write(s), 0, "arming %s", spec);
+}
+
+/*
+ * The kernel API as a caller uses it: ktrace_trigger() fires the "kernel"
+ * trigger armed in the triggers file, with its options, and only then;
+ * ktrace_on_warning() fires "warn"; ktrace_mark() writes marks.
+ */
+static void api_test(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, PAGE_SIZE + 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_EXPECT_EQ(test, ktrace_trigger("kunit"), -ENOENT);
+	arm(test, "kernel action=mark count=2");
+	KUNIT_EXPECT_EQ(test, ktrace_trigger("kunit"), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, ktrace_mark("kunit"), -EAGAIN);
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	read_firings(test, text);
+	KUNIT_EXPECT_EQ(test, ktrace_trigger("kunit one"), 0);
+	KUNIT_EXPECT_EQ(test, slot_fired(KTRACE_TRIG_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_trigger(NULL), 0);
+	KUNIT_EXPECT_EQ(test, slot_fired(KTRACE_TRIG_KERNEL), 1);
+	KUNIT_EXPECT_EQ(test, ktrace_mark("kunit %d", 42), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_mark("%s", ""), -EINVAL);
+
+	arm(test, "warn action=mark");
+	ktrace_on_warning(read_firings);
+	KUNIT_EXPECT_EQ(test, slot_fired(KTRACE_TRIG_WARN), 1);
+	read_firings(test, text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " kernel action=mark fired=1 pid="),
+				  "%s", text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, "reason=\"no reason given\"\n"),
+				  "%s", text);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(text, "kunit one"), "fired at count 1: %s", text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " warn action=mark fired=1 pid="),
+				  "%s", text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, "reason=\"WARNING at read_firings+0x"),
+				  "%s", text);
+	arm(test, "!kernel");
+	arm(test, "!warn");
+	KUNIT_EXPECT_EQ(test, ktrace_trigger("kunit"), -ENOENT);
+}
+
+#ifdef KTRACE_TEST_NMI
+/* What the NMI handler of api_nmi_test() did. */
+static struct {
+	atomic_t armed;
+	bool in_nmi;
+	int trigger;
+	int mark;
+} api_nmi;
+
+static int api_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	if (!atomic_xchg(&api_nmi.armed, 0))
+		return NMI_DONE;
+	api_nmi.in_nmi = in_nmi();
+	api_nmi.trigger = ktrace_trigger("from an NMI");
+	api_nmi.mark = ktrace_mark("from an NMI on CPU %d", smp_processor_id());
+	return NMI_HANDLED;
+}
+
+/*
+ * ktrace_trigger() and ktrace_mark() from a real NMI, sent by this CPU to
+ * itself: the trigger freezes the trace from there (action=stop).
+ */
+static void api_nmi_test(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, PAGE_SIZE + 1, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	if (!apic || !apic->send_IPI_self)
+		kunit_skip(test, "no local APIC");
+	arm(test, "kernel");
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	read_firings(test, text);
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, api_nmi_handler, 0, "ktrace_kunit"),
+			0);
+	atomic_set(&api_nmi.armed, 1);
+	apic->send_IPI_self(NMI_VECTOR);
+	for (i = 0; i < 100 && atomic_read(&api_nmi.armed); i++)
+		msleep(20);
+	unregister_nmi_handler(NMI_LOCAL, "ktrace_kunit");
+	KUNIT_ASSERT_EQ_MSG(test, atomic_read(&api_nmi.armed), 0, "the NMI never came");
+	KUNIT_EXPECT_TRUE(test, api_nmi.in_nmi);
+	KUNIT_EXPECT_EQ(test, api_nmi.trigger, 0);
+	/* The gate closes at the firing: the mark after it is refused. */
+	KUNIT_EXPECT_EQ(test, api_nmi.mark, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, slot_fired(KTRACE_TRIG_KERNEL), 1);
+	KUNIT_EXPECT_TRUE(test, wait_state(KTRACE_STATE_STOPPED));
+	read_firings(test, text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " kernel action=stop fired=1 pid="),
+				  "%s", text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, "reason=\"from an NMI\"\n"), "%s", text);
+	arm(test, "!kernel");
+}
+#else
+static void api_nmi_test(struct kunit *test)
+{
+	kunit_skip(test, "no x86 local APIC to send an NMI with");
+}
+#endif
+
 static struct kunit_case trigger_cases[] = {
 	KUNIT_CASE_PARAM(trigger_parse_test, parse_gen_params),
 	KUNIT_CASE(trigger_format_test),
@@ -758,6 +911,8 @@ static struct kunit_case trigger_tracer_cases[] = {
 	KUNIT_CASE(close_held_test),
 	KUNIT_CASE(lat_scan_timer_test),
 	KUNIT_CASE(lat_arm_failure_test),
+	KUNIT_CASE(api_test),
+	KUNIT_CASE(api_nmi_test),
 	{}
 };
 

@@ -3,7 +3,7 @@
 #
 # The triggers whose causes leave the kernel unfit for other tests, in a
 # guest of their own (.ci/guest/job-crash.sh), through LKDTM: a task hung
-# in D state (the hung-task detector) and an oops (BUG()).  Each trigger
+# in D state (the hung-task detector), a WARN() and an oops (BUG()).  Each trigger
 # must fire on its real cause and freeze the trace with the events before
 # it.  Not run by run_kselftest.sh: it taints the kernel on purpose.
 
@@ -81,6 +81,23 @@ order=$(awk -v p="$HUNG" '/text="before the hang"/ && !m { m = NR }
 	END { print (m && d > m && h > d && t > h) ? "ok" : m " " d " " h " " t }' "$TMP/out")
 check "hung_task: the mark, the task going to sleep in D, sched:hang, then the trigger" "$order" ok
 echo '!hung_task' >"$KT/triggers"
+
+# --- warn: WARN_ON() in a write to LKDTM ---------------------------------------
+echo warn >"$KT/triggers"
+start
+echo "before the warning" >"$KT/mark"
+sh -c 'echo $$ >'"$TMP"'/warn; exec 2>/dev/null; echo WARNING >'"$LKDTM"
+WARN=$(cat "$TMP/warn")
+wait_stopped 100
+check "warn: the WARN() stopped tracing" "$(cat "$KT/enable")" 0
+ascii warn
+has "warn: the trigger record names the warning task and where the WARN() is" \
+	" ktrace:trigger trigger=\"warn\" pid=$WARN comm=\"sh\" value=0 fired=1 action=stop reason=\"WARNING at lkdtm_WARNING\\+0x[0-9a-f]+/0x[0-9a-f]+\"$"
+order=$(awk '/text="before the warning"/ && !m { m = NR }
+	/ ktrace:trigger trigger="warn"/ && !t { t = NR }
+	END { print (m && t > m) ? "ok" : m " " t }' "$TMP/out")
+check "warn: the mark before the trigger record" "$order" ok
+echo '!warn' >"$KT/triggers"
 
 # --- oops: BUG() in a write to LKDTM ------------------------------------------
 echo oops >"$KT/triggers"
