@@ -1256,8 +1256,30 @@ struct cursor {
 	uint64_t clock;
 	int pid;
 	bool have;
+	/* The last subbuffer's seq, its header's dropped and the one's before. */
+	uint64_t seq, dropped, dropped_before;
+	unsigned int subbufs;		/* begun, saturated at 2 */
+	bool lost;			/* records lost before the next record */
 	struct kt_record rec;
 };
+
+/*
+ * Whether records were lost before subbuffer @h of the stream: a sequence
+ * gap (overwritten subbuffers), or the previous header counting drops the
+ * one before it did not (the kernel closes a subbuffer, and sets its
+ * dropped count, only when the next one begins: the drops are between
+ * them).  The first subbuffer's past is the trace's edge, not a loss.
+ */
+static void note_loss(struct cursor *c, const struct ktrace_subbuf_header *h)
+{
+	if (c->subbufs && (h->seq != c->seq + 1 ||
+			   (c->subbufs > 1 && c->dropped != c->dropped_before)))
+		c->lost = true;
+	c->dropped_before = c->dropped;
+	c->dropped = h->dropped;
+	c->seq = h->seq;
+	c->subbufs += c->subbufs < 2;
+}
 
 static bool advance(struct kt_trace *t, struct cursor *c)
 {
@@ -1273,6 +1295,7 @@ static bool advance(struct kt_trace *t, struct cursor *c)
 			c->pos = sizeof(h);
 			c->clock = 0;
 			c->pid = h.pid;
+			note_loss(c, &h);
 		}
 		ret = decode_record(c->s->data + c->off + c->pos, c->size - c->pos,
 				    &c->clock, &c->rec);
@@ -1350,6 +1373,9 @@ int kt_iter_next(struct kt_trace *t, struct kt_iter *it, const struct kt_record 
 	best->rec.cpu = best->s->cpu;
 	best->rec.ns = kt_clock_ns(t, best->rec.clock);
 	best->rec.event = lookup(t, best->s->channel, &best->rec);
+	best->rec.prev_pid = best->pid;
+	best->rec.lost = best->lost;
+	best->lost = false;
 	if (best->rec.event && (best->rec.event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
 	    best->rec.event->nr_fields) {
 		const struct kt_field *f = &best->rec.event->fields[0];
