@@ -139,8 +139,10 @@ static int pf_windows(struct profile *p)
 			if (w->last[c] < w->to)
 				w->to = w->last[c];
 		}
-		if (!w->cpus || w->from > w->to)
-			w->from = w->to = 0;
+		if (!w->cpus || w->from > w->to) {
+			w->from = 0;
+			w->to = 0;
+		}
 	}
 	return 0;
 }

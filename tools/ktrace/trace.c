@@ -1256,29 +1256,36 @@ struct cursor {
 	uint64_t clock;
 	int pid;
 	bool have;
-	/* The last subbuffer's seq, its header's dropped and the one's before. */
+	/*
+	 * The current subbuffer's seq and dropped count, and the stream's
+	 * dropped count when it began, if known.
+	 */
 	uint64_t seq, dropped, dropped_before;
-	unsigned int subbufs;		/* begun, saturated at 2 */
+	bool before_known;
+	unsigned int subbufs;		/* one begun */
 	bool lost;			/* records lost before the next record */
 	struct kt_record rec;
 };
 
 /*
  * Whether records were lost before subbuffer @h of the stream: a sequence
- * gap (overwritten subbuffers), or the previous header counting drops the
- * one before it did not (the kernel closes a subbuffer, and sets its
- * dropped count, only when the next one begins: the drops are between
- * them).  The first subbuffer's past is the trace's edge, not a loss.
+ * gap (overwritten subbuffers), or drops counted while the previous one
+ * was the newest.  The kernel closes a subbuffer, and sets its dropped
+ * count (the stream's, so far), when the next one begins: the drops that
+ * the previous header counts beyond the count when it began are between
+ * the two.  A stream's first subbuffer began with 0 dropped if it is the
+ * first (seq 0); else what came before it is the trace's edge.
  */
 static void note_loss(struct cursor *c, const struct ktrace_subbuf_header *h)
 {
 	if (c->subbufs && (h->seq != c->seq + 1 ||
-			   (c->subbufs > 1 && c->dropped != c->dropped_before)))
+			   (c->before_known && c->dropped != c->dropped_before)))
 		c->lost = true;
-	c->dropped_before = c->dropped;
+	c->before_known = c->subbufs ? true : h->seq == 0;
+	c->dropped_before = c->subbufs ? c->dropped : 0;
 	c->dropped = h->dropped;
 	c->seq = h->seq;
-	c->subbufs += c->subbufs < 2;
+	c->subbufs = 1;
 }
 
 static bool advance(struct kt_trace *t, struct cursor *c)

@@ -1589,8 +1589,15 @@ static void pf_cpu1(struct sb *c)
 	pf_switch(c, 6000, PF_S, 201);
 	pf_switch(c, 14000, PF_RP, 0);
 	sb_end(c, 0);
-	/* Subbuffer 1 lost (overwritten). */
-	sb_begin(c, 2, 0, LAT_AT(15000));
+	/*
+	 * Subbuffer 1 lost (overwritten); with $MKTRACE_PROFILE=dropped, no
+	 * gap but 3 events dropped before the next subbuffer (counted in
+	 * this one's header, closed when the next began); with "whole", no
+	 * loss at all.
+	 */
+	if (getenv("MKTRACE_PROFILE") && !strcmp(getenv("MKTRACE_PROFILE"), "dropped"))
+		((struct ktrace_subbuf_header *)(c->out + c->out_len - c->used))->dropped = 3;
+	sb_begin(c, getenv("MKTRACE_PROFILE") ? 1 : 2, 0, LAT_AT(15000));
 	sb_compact(c, PF_WAKEUP, LAT_AT(15000), 1U << 22 | 200);
 	pf_switch(c, 16000, PF_R, 200);
 	pf_switch(c, 18000, PF_S, 0);

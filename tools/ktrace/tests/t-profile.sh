@@ -97,6 +97,22 @@ assert d["syscalls"] == [
 EOT
 result "profile --json: the same figures, in nanoseconds" $? "$tmp/pf.why"
 
+# Lost records without a sequence gap: drops that a subbuffer's header
+# counts beyond the previous header's; none: no loss.
+MKTRACE_PROFILE=dropped "$mk" "$tmp/pf-d.dat" "$tmp/pf-d.exp" profile
+MKTRACE_PROFILE=whole "$mk" "$tmp/pf-w.dat" "$tmp/pf-w.exp" profile
+"$bin" profile "$tmp/pf-d.dat" >"$tmp/pf-d.out" 2>&1
+"$bin" profile "$tmp/pf-w.dat" >"$tmp/pf-w.out" 2>&1
+diff "$tmp/pf.want" "$tmp/pf-d.out" >"$tmp/pf.why"
+result "profile: events dropped between two subbuffers are a loss (the same figures)" \
+	"$([ ! -s "$tmp/pf.why" ]; echo $?)" "$tmp/pf.why"
+result "profile: no gap and no drop, no loss: 200 sleeps 6-15us, 300 9-19us (no wakeup)" \
+	"$(grep -q '^# profile: .*, 0 loss(es)$' "$tmp/pf-w.out" &&
+	   grep -q '^task pid=200 comm=worker run=6.500us runs=3 wait=1.500us waits=2 max_wait=1.000us sleep=9.000us blocked=0.000us$' \
+		"$tmp/pf-w.out" &&
+	   grep -q '^task pid=300 comm=worker run=5.000us runs=2 wait=2.000us waits=1 max_wait=2.000us sleep=10.000us blocked=0.000us$' \
+		"$tmp/pf-w.out"; echo $?)" "$tmp/pf-w.out"
+
 "$bin" profile -p 100 "$tmp/pf.dat" >"$tmp/pf.p" 2>&1
 result "profile -p 100: its lines only, its name's and its calls' sums" \
 	"$([ "$(grep -vc '^#' "$tmp/pf.p")" = 4 ] &&
