@@ -149,6 +149,12 @@ static int pf_windows(struct profile *p)
 
 /* ---- the tasks and their states ------------------------------------- */
 
+/* From @since to @at, 0 if @at is before (times of a damaged trace). */
+static uint64_t dur(int64_t at, int64_t since)
+{
+	return at > since ? (uint64_t)at - (uint64_t)since : 0;
+}
+
 static struct pf_task *pf_task(struct profile *p, const struct kt_trace *t, int pid)
 {
 	struct slot *s = map_find(&p->b.tasks, task_key(&p->b, t, pid), true);
@@ -175,9 +181,9 @@ static struct pf_task *pf_task(struct profile *p, const struct kt_trace *t, int 
 static void pf_wake_end(struct pf_task *k, int64_t at)
 {
 	if (k->state == PF_SLEEP)
-		k->sum.sleep += at - k->since;
+		k->sum.sleep += dur(at, k->since);
 	else if (k->state == PF_BLOCKED)
-		k->sum.blocked += at - k->since;
+		k->sum.blocked += dur(at, k->since);
 }
 
 /* The state a task switched away in goes to, from prev_state's name. */
@@ -215,7 +221,7 @@ static int pf_switch(struct profile *p, struct kt_trace *t, const struct kt_reco
 		if (!k)
 			return -1;
 		if (k->state == PF_RUNNING) {
-			k->sum.run += at - k->since;
+			k->sum.run += dur(at, k->since);
 			k->sum.runs++;
 		}
 		k->state = pf_after(r);
@@ -227,10 +233,10 @@ static int pf_switch(struct profile *p, struct kt_trace *t, const struct kt_reco
 	if (!k)
 		return -1;
 	if (k->state == PF_WAIT) {
-		k->sum.wait += at - k->since;
+		k->sum.wait += dur(at, k->since);
 		k->sum.waits++;
-		if ((uint64_t)(at - k->since) > k->sum.max_wait)
-			k->sum.max_wait = at - k->since;
+		if (dur(at, k->since) > k->sum.max_wait)
+			k->sum.max_wait = dur(at, k->since);
 	}
 	pf_wake_end(k, at);
 	k->state = PF_RUNNING;
@@ -332,7 +338,7 @@ static int pf_syscall(struct profile *p, struct kt_trace *t, const struct kt_rec
 	s = pf_sys(p, k - p->tasks, k->trace, k->call_nr);
 	if (!s)
 		return -1;
-	pf_sys_add(s, at - k->call_start, pf_error(r));
+	pf_sys_add(s, dur(at, k->call_start), pf_error(r));
 	return 0;
 }
 
@@ -499,7 +505,7 @@ static void pf_print_head(const struct profile *p)
 
 		time_word(from, sizeof(from), w->from, false);
 		time_word(to, sizeof(to), w->to, false);
-		time_word(len, sizeof(len), w->to - w->from, false);
+		time_word(len, sizeof(len), (int64_t)dur(w->to, w->from), false);
 		if (p->json) {
 			fprintf(p->b.out, "%s{", i ? "," : "");
 			if (p->b.multi)
@@ -742,6 +748,21 @@ static void pf_free(struct profile *p)
 	free(p->sysmap.s);
 	free(p->tasks);
 	free(p->sys);
+}
+
+/*
+ * profile on the open traces of @s, to @out (JSON if @json), as the fuzzer
+ * runs it.  0, or 1 after a message.
+ */
+int kt_profile(struct kt_set *s, bool json, FILE *out)
+{
+	struct profile p = { .b.set = *s, .b.pid = -1, .b.out = out, .json = json };
+	int ret;
+
+	p.b.multi = s->nr > 1;
+	ret = pf_run(&p, "fuzz");
+	pf_free(&p);
+	return ret;
 }
 
 static const char profile_help[] =

@@ -299,6 +299,7 @@ int cmd_reclaim(int argc, char **argv);
 int kt_analyze(struct kt_set *s, bool relative, FILE *out);
 /* ktrace profile (profile.c): run, wait and system call times per task. */
 int cmd_profile(int argc, char **argv);
+int kt_profile(struct kt_set *s, bool json, FILE *out);
 
 /*
  * ktrace convert (ctf.c): the traces of @s as CTF 1.8 traces, the files
