@@ -113,6 +113,22 @@ result "profile: no gap and no drop, no loss: 200 sleeps 6-15us, 300 9-19us (no 
 	   grep -q '^task pid=300 comm=worker run=5.000us runs=2 wait=2.000us waits=1 max_wait=2.000us sleep=10.000us blocked=0.000us$' \
 		"$tmp/pf-w.out"; echo $?)" "$tmp/pf-w.out"
 
+# Two traces: merged on CLOCK_REALTIME, a window and a loss count each,
+# host= on every line, the sums per machine.
+"$bin" profile "$tmp/pf.dat" "$tmp/pf-w.dat" >"$tmp/pf-m.out" 2>&1
+"$bin" profile --json "$tmp/pf.dat" "$tmp/pf-w.dat" >"$tmp/pf-m.json" 2>&1
+result "profile of two traces: a header each, host= on every line, valid JSON" \
+	"$([ "$(grep -c '^# profile host=synthetic: from 1700000000.000001000 to 1700000000.000019500 ' \
+		"$tmp/pf-m.out")" = 2 ] &&
+	   grep -q ', 1 loss(es)$' "$tmp/pf-m.out" && grep -q ', 0 loss(es)$' "$tmp/pf-m.out" &&
+	   [ "$(grep -v '^#' "$tmp/pf-m.out" | grep -cv '^[a-z]* host=synthetic ')" = 0 ] &&
+	   [ "$(grep -c '^syscall host=synthetic pid=all nr=0 name=read count=3 errors=2 ' \
+		"$tmp/pf-m.out")" = 2 ] &&
+	   python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert [t["losses"] for t in d["traces"]] == [1, 0] and len(d["tasks"]) == 8
+assert all(t["host"] == "synthetic" for t in d["tasks"] + d["comms"] + d["syscalls"])' \
+		"$tmp/pf-m.json"; echo $?)" "$tmp/pf-m.out"
+
 "$bin" profile -p 100 "$tmp/pf.dat" >"$tmp/pf.p" 2>&1
 result "profile -p 100: its lines only, its name's and its calls' sums" \
 	"$([ "$(grep -vc '^#' "$tmp/pf.p")" = 4 ] &&
