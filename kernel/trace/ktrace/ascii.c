@@ -407,22 +407,6 @@ static void ascii_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
 		memset(&a->keys[v & (ASCII_KEYS - 1)], 0, sizeof(*k));
 }
 
-/*
- * The x86-64 system call names ("[nr] = \"name\"," lines), generated at
- * build time from arch/x86/entry/syscalls/syscall_64.tbl, its common and
- * 64 ABIs, by the rule tools/ktrace generates its table with: report and
- * the ascii pipe print the same names.  Empty on other architectures,
- * which print the number only.
- */
-static const char *const ascii_syscalls[] = {
-#include "syscall_names_64.h"
-};
-
-static const char *ascii_syscall_name(u64 nr)
-{
-	return nr < ARRAY_SIZE(ascii_syscalls) ? ascii_syscalls[nr] : NULL;
-}
-
 /* After the nr field of a syscalls event: " name=NAME", if known. */
 static void ascii_syscall(struct ktrace_ascii *a, const struct ktrace_event *ev,
 			  const struct ktrace_field *f, const struct ktrace_record *rec,
@@ -435,7 +419,7 @@ static void ascii_syscall(struct ktrace_ascii *a, const struct ktrace_event *ev,
 	    !ascii_raw(f, rec, compact, &nr) ||
 	    ktrace_field_saturated(f->flags, ktrace_field_bits(f->size, compact), nr))
 		return;
-	name = ascii_syscall_name(nr);
+	name = ktrace_syscall_name(nr);
 	if (name)
 		seq_buf_printf(&a->line, " name=%s", name);
 }
