@@ -304,6 +304,78 @@ static void put_named(struct kt_buf *b, const struct kt_trace *t, const struct k
 	put_field(b, t, f, r, json);
 }
 
+/* A task's name and pid: prev_comm=NAME prev_pid=PID, or as JSON members. */
+static void put_task(struct kt_buf *b, const struct kt_trace *t, const char *which, int pid,
+		     bool json)
+{
+	const char *comm = kt_comm(t, pid);
+	char word[17];
+
+	if (json) {
+		kt_bufprintf(b, "\"%s_comm\":", which);
+		kt_json_string(b, (const unsigned char *)comm, strlen(comm));
+		kt_bufprintf(b, ",\"%s_pid\":%d", which, pid);
+		return;
+	}
+	kt_comm_word(t, pid, word, sizeof(word));
+	kt_bufprintf(b, " %s_comm=%s %s_pid=%d", which, word, which, pid);
+}
+
+/*
+ * sched:switch as ftrace prints it: "prev_comm=A prev_pid=1 prev_state=S
+ * ==> next_comm=B next_pid=2".  The event carries the next pid and the
+ * previous task's state; the previous task is the one running before it
+ * on that CPU (kt_record.prev_pid: the stream's last switch, or its
+ * subbuffer's header pid).  False if @r is no sched:switch of this shape
+ * (a next_pid field first), to print as any event.
+ */
+static bool put_switch(struct kt_buf *b, const struct kt_trace *t, const struct kt_record *r,
+		       bool json)
+{
+	const struct kt_event *ev = r->event;
+	bool first = false;		/* JSON: after prev_pid */
+	unsigned int i;
+
+	if (strcmp(ev->group, "sched") || strcmp(ev->name, "switch") || !ev->nr_fields ||
+	    strcmp(ev->fields[0].name, "next_pid") ||
+	    !(ev->flags & KTRACE_EVENT_PID_IS_CURRENT))
+		return false;
+	put_task(b, t, "prev", r->prev_pid, json);
+	/* prev_state and any field after next_pid, in their order. */
+	for (i = 1; i < ev->nr_fields; i++)
+		put_named(b, t, &ev->fields[i], r, json, &first);
+	if (json)
+		kt_bufprintf(b, ",");
+	else
+		kt_bufprintf(b, " ==>");
+	put_task(b, t, "next", r->pid, json);
+	return true;
+}
+
+/*
+ * After the "nr" field of a syscalls event: " name=NAME", or with @json
+ * ,"name":"NAME", when the system call table of the trace's machine has
+ * it (kt_syscall_name()).
+ */
+static void put_syscall_name(struct kt_buf *b, const struct kt_trace *t,
+			     const struct kt_field *f, const struct kt_record *r, bool json)
+{
+	const char *name;
+	uint64_t nr;
+
+	if (strcmp(f->name, "nr") || strcmp(r->event->group, "syscalls") ||
+	    !kt_field_raw(f, r, &nr) || ktrace_field_saturated(f->flags,
+				ktrace_field_bits(f->size, r->id != KTRACE_ID_EXPANDED), nr))
+		return;
+	name = kt_syscall_name(t, nr);
+	if (!name)
+		return;
+	if (json)
+		kt_bufprintf(b, ",\"name\":\"%s\"", name);
+	else
+		kt_bufprintf(b, " name=%s", name);
+}
+
 /*
  * The fields of @r, an event of the metadata, with put_named().  A KEY
  * field prints, in its place, the fields of the description its key names
@@ -318,6 +390,8 @@ static void put_fields(struct kt_buf *b, const struct kt_trace *t, const struct 
 	bool first = true;
 	unsigned int i, j;
 
+	if (put_switch(b, t, r, json))
+		return;
 	for (i = 0; i < ev->nr_fields; i++) {
 		const struct kt_field *f = &ev->fields[i];
 		struct kt_record d;
@@ -326,6 +400,7 @@ static void put_fields(struct kt_buf *b, const struct kt_trace *t, const struct 
 
 		if (f->display != KTRACE_DISPLAY_KEY || !kt_field_raw(f, r, &key)) {
 			put_named(b, t, f, r, json, &first);
+			put_syscall_name(b, t, f, r, json);
 			continue;
 		}
 		if (kt_key_named(t, r, i, &d)) {

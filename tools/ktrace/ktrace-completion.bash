@@ -49,7 +49,7 @@ _ktrace_words()
 
 _ktrace()
 {
-	local cmds="extract record report stat latency io reclaim convert slice status list help" cmd="" i opts head line
+	local cmds="extract record report stat latency io reclaim profile convert slice status list help" cmd="" i opts head line
 	local words cword cur prev
 
 	# The words split at blanks only, so that GROUP:NAME stays one word
@@ -112,7 +112,7 @@ _ktrace_value()
 # _ktrace_complete CUR PREV CWORD WORDS...: COMPREPLY for the word CUR.
 _ktrace_complete()
 {
-	local cur=$1 prev=$2 cword=$3 cmds="extract record report stat latency io reclaim convert slice status list help"
+	local cur=$1 prev=$2 cword=$3 cmds="extract record report stat latency io reclaim profile convert slice status list help"
 	local cmd="" i opts head
 	local -a words=("${@:4}")
 
@@ -149,6 +149,7 @@ _ktrace_complete()
 		fi ;;
 	io) opts="-r --relative --window -p --pid --offset -h --help" ;;
 	reclaim) opts="-p --pid --offset -h --help" ;;
+	profile) opts="--json -p --pid --offset -h --help" ;;
 	convert) opts="--ctf --offset -h --help" ;;
 	status|list) opts="-v --verbose -h --help" ;;
 	help)
@@ -167,7 +168,7 @@ _ktrace_complete()
 	-*) _ktrace_words "$opts" "$cur" ;;
 	*)
 		case $cmd in
-		report|stat|latency|io|reclaim|convert|slice)
+		report|stat|latency|io|reclaim|profile|convert|slice)
 			# shellcheck disable=SC2207
 			COMPREPLY=($(compgen -f -X '!*.dat' -- "$cur") $(compgen -d -- "$cur")) ;;
 		esac ;;

@@ -394,6 +394,7 @@ static const struct cmd cmds[] = {
 	{ "stat", cmd_stat, "summarize a trace file" },
 	{ "latency", cmd_latency, "time pairs of events: block, syscall, wakeup, irq, ..." },
 	{ "io", cmd_io, "block I/O per process over time windows" },
+	{ "profile", cmd_profile, "run, wait, sleep and system call times per task" },
 	{ "reclaim", cmd_reclaim, "memory reclaim passes per task, and OOM kills" },
 	{ "convert", cmd_convert, "convert trace files to CTF (babeltrace2, Trace Compass)" },
 	{ "slice", cmd_slice, "write a time window of a trace as a trace file" },

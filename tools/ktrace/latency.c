@@ -44,41 +44,6 @@
 
 #include "format.h"
 
-/*
- * The x86-64 system call names, generated at build time from the kernel's
- * arch/x86/entry/syscalls/syscall_64.tbl (its "common" and "64" ABIs; the
- * x32 numbers are left out): { nr, "name" } lines, empty if the build
- * tree has no table.  They name the numbers of a trace whose machine is
- * x86_64, whatever machine decodes it.
- */
-static const struct {
-	unsigned int nr;
-	const char *name;
-} syscalls_x86_64[] = {
-#include "syscalls_64.h"
-};
-
-/* The name of system call @nr in @t's machine, or NULL. */
-static const char *syscall_name(const struct kt_trace *t, unsigned int nr)
-{
-	size_t lo = 0, hi = ARRAY_SIZE(syscalls_x86_64);
-
-	if (!t->have_trace || strcmp(t->machine.machine, "x86_64"))
-		return NULL;
-	/* The table is sorted by number. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (syscalls_x86_64[mid].nr == nr)
-			return syscalls_x86_64[mid].name;
-		if (syscalls_x86_64[mid].nr < nr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 #define TOP_MAX		1000000
 #define HIST_WIDTH	40
 
@@ -1036,8 +1001,8 @@ static void put_ctx(const struct lat *l, const struct lat_ctx *c)
 		break;
 	case LAT_SYSCALL:
 		fprintf(l->out, " pid=%d comm=%s nr=%u", c->pid, c->comm, c->nr);
-		if (syscall_name(t, c->nr))
-			fprintf(l->out, " name=%s", syscall_name(t, c->nr));
+		if (kt_syscall_name(t, c->nr))
+			fprintf(l->out, " name=%s", kt_syscall_name(t, c->nr));
 		break;
 	case LAT_WAKEUP:
 		fprintf(l->out, " pid=%d comm=%s waker=%d", c->pid, c->comm, c->waker);

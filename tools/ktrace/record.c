@@ -1186,7 +1186,8 @@ static const char record_help[] =
 	"                       (default: leave the selection)\n"
 	"  -m, --mode MODE      drop, overwrite or hybrid (default: the current one)\n"
 	"  -b, --buffer-kb KB   per-CPU size of the high-rate channel, 16 to 1048576\n"
-	"  -t, --trigger SPEC   arm a trigger (as written to the triggers file)\n"
+	"  -t, --trigger SPEC   arm a trigger (as written to the triggers file; nr=NAME\n"
+	"                       is made nr=N from the x86-64 system call table)\n"
 	"  -w, --wait           stop when tracing stops, not on COMMAND's end\n"
 	"      --no-kernel-addresses\n"
 	"                       save no kernel addresses at all (symbols instead),\n"
@@ -1299,6 +1300,47 @@ struct rec_args {
 };
 
 /*
+ * The spec with "nr=NAME" made "nr=N" (x86-64 names, kt_syscall_nr()):
+ * the kernel's parser takes numbers only, as it has no table of names
+ * without CONFIG_FTRACE_SYSCALLS.  *@spec replaced (malloc'ed) if it
+ * changed.  0, -1 out of memory, or EXIT_USAGE after saying why.
+ */
+static int trigger_names(char **spec)
+{
+	char *p = *spec, *v, *out;
+	struct utsname u;
+	size_t len;
+	int nr;
+
+	for (v = NULL; p && *p; p += strcspn(p, " \t")) {
+		p += strspn(p, " \t");
+		if (!strncmp(p, "nr=", 3) && p[3] && !strchr("-0123456789", p[3])) {
+			v = p + 3;
+			break;
+		}
+	}
+	if (!v)
+		return 0;
+	len = strcspn(v, " \t");
+	out = strndup(v, len);
+	if (!out)
+		return -1;
+	nr = kt_syscall_nr(out);
+	if (nr < 0 || uname(&u) || strcmp(u.machine, "x86_64")) {
+		fprintf(stderr, "ktrace record: bad trigger '%s': nr=%s: %s\n", *spec, out,
+			nr < 0 ? "no such x86-64 system call" :
+			"system call names are known on x86_64 only: give the number");
+		free(out);
+		return EXIT_USAGE;
+	}
+	free(out);
+	if (asprintf(&out, "%.*s%d%s", (int)(v - *spec), *spec, nr, v + len) < 0)
+		return -1;
+	*spec = out;
+	return 0;
+}
+
+/*
  * -t SPEC: 0, -1 out of memory, or EXIT_USAGE after saying why.  The spec
  * is the kernel's to judge (rec_change() writes it, and puts everything
  * back if it is refused): record only needs its kind, to disarm it at the
@@ -1309,7 +1351,7 @@ static int rec_add_trigger(struct rec_args *a, char *spec)
 	char **nt = realloc(a->triggers, (a->nr_triggers + 1) * sizeof(*nt));
 	const char *why = NULL;
 	size_t len;
-	unsigned int i;
+	int i;
 
 	if (!nt)
 		return -1;
@@ -1318,11 +1360,14 @@ static int rec_add_trigger(struct rec_args *a, char *spec)
 	spec += strspn(spec, " \t\n");
 	for (len = strlen(spec); len && strchr(" \t\n", spec[len - 1]); len--)
 		spec[len - 1] = '\0';
+	i = trigger_names(&spec);
+	if (i)
+		return i;
 	if (*spec == '!')
 		why = "record arms triggers; it disarms them itself";
 	else if (!trigger_kind_len(spec))
 		why = "KIND [OPTION=VALUE]...";
-	for (i = 0; !why && i < a->nr_triggers; i++)
+	for (i = 0; !why && i < (int)a->nr_triggers; i++)
 		if (trigger_kind_len(a->triggers[i]) == trigger_kind_len(spec) &&
 		    !strncmp(a->triggers[i], spec, trigger_kind_len(spec)))
 			why = "a second trigger of that kind";

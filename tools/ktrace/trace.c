@@ -1283,8 +1283,37 @@ struct cursor {
 	struct kt_running start;
 	bool start_new;
 	bool have;
+	/*
+	 * The current subbuffer's seq and dropped count, and the stream's
+	 * dropped count when it began, if known.
+	 */
+	uint64_t seq, dropped, dropped_before;
+	bool before_known;
+	unsigned int subbufs;		/* one begun */
+	bool lost;			/* records lost before the next record */
 	struct kt_record rec;
 };
+
+/*
+ * Whether records were lost before subbuffer @h of the stream: a sequence
+ * gap (overwritten subbuffers), or drops counted while the previous one
+ * was the newest.  The kernel closes a subbuffer, and sets its dropped
+ * count (the stream's, so far), when the next one begins: the drops that
+ * the previous header counts beyond the count when it began are between
+ * the two.  A stream's first subbuffer began with 0 dropped if it is the
+ * first (seq 0); else what came before it is the trace's edge.
+ */
+static void note_loss(struct cursor *c, const struct ktrace_subbuf_header *h)
+{
+	if (c->subbufs && (h->seq != c->seq + 1 ||
+			   (c->before_known && c->dropped != c->dropped_before)))
+		c->lost = true;
+	c->before_known = c->subbufs ? true : h->seq == 0;
+	c->dropped_before = c->subbufs ? c->dropped : 0;
+	c->dropped = h->dropped;
+	c->seq = h->seq;
+	c->subbufs = 1;
+}
 
 static bool advance(struct kt_trace *t, struct cursor *c)
 {
@@ -1301,6 +1330,7 @@ static bool advance(struct kt_trace *t, struct cursor *c)
 			c->clock = 0;
 			c->start.pid = h.pid;
 			c->start_new = true;
+			note_loss(c, &h);
 		}
 		c->rec.raw = c->s->data + c->off + c->pos;
 		c->rec.subbuf = c->off;
@@ -1345,6 +1375,8 @@ static int current_pid(const struct kt_record *r)
  * @start: if the record is the first handed out of its subbuffer, the
  *	task running when the subbuffer began (its header's pid), else NULL
  * @r: the record
+ * @prev: set to the task running before @r (the previous task of a
+ *	sched:switch), @start applied
  *
  * As the kernel's ascii pipe (ktrace_ascii_running()): called for the
  * records of one CPU, of both channels, in time order.  @start replaces
@@ -1360,10 +1392,11 @@ static int current_pid(const struct kt_record *r)
  * Return: the pid of the task running on the CPU at @r.
  */
 int kt_running(struct kt_running *run, const struct kt_running *start,
-	       const struct kt_record *r)
+	       const struct kt_record *r, int *prev)
 {
 	if (start && (start->clock > run->clock || !run->clock))
 		*run = *start;
+	*prev = run->pid;
 	if (r->event && (r->event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
 	    r->event->nr_fields) {
 		run->pid = current_pid(r);
@@ -1439,8 +1472,11 @@ int kt_iter_next(struct kt_trace *t, struct kt_iter *it, const struct kt_record 
 	best->rec.cpu = best->s->cpu;
 	best->rec.ns = kt_clock_ns(t, best->rec.clock);
 	best->rec.event = lookup(t, best->s->channel, &best->rec);
+	best->rec.lost = best->lost;
+	best->lost = false;
 	best->rec.pid = kt_running(&it->running[best->s->cpu],
-				   best->start_new ? &best->start : NULL, &best->rec);
+				   best->start_new ? &best->start : NULL, &best->rec,
+				   &best->rec.prev_pid);
 	best->start_new = false;
 	if (best->rec.event && best->rec.id == KTRACE_ID_EXPANDED)
 		learn(t, &best->rec);

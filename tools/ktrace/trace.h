@@ -112,6 +112,13 @@ struct kt_record {
 	uint64_t clock;
 	uint64_t ns;			/* CLOCK_MONOTONIC */
 	int pid;			/* the running task */
+	/*
+	 * The task that ran before, for a pid-is-current event (sched:switch):
+	 * the last such event of the stream, or its subbuffer's header pid.
+	 */
+	int prev_pid;
+	/* Records of this stream were lost just before this one (kt_iter_next()). */
+	bool lost;
 	unsigned int id;
 	uint32_t payload;
 	unsigned int major, minor, length;
@@ -206,7 +213,7 @@ struct kt_running {
 };
 
 int kt_running(struct kt_running *run, const struct kt_running *start,
-	       const struct kt_record *r);
+	       const struct kt_record *r, int *prev);
 
 /* A reading of one trace in time order, for callers that pull (kt_set_merge()). */
 struct cursor;
@@ -302,6 +309,11 @@ int kt_decompress(const char *path, const void *data, size_t size, void **out,
 int kt_parse_level(const char *cmd, const char *arg, int *level);
 long long kt_compress_file(const char *cmd, const char *path, int level);
 
+/* The x86-64 system calls (syscalls.c): the name of @nr in @t's machine, or NULL. */
+const char *kt_syscall_name(const struct kt_trace *t, unsigned long long nr);
+/* The x86-64 number of system call @name, or -1. */
+int kt_syscall_nr(const char *name);
+
 /* The commands. */
 int cmd_extract(int argc, char **argv);
 int cmd_record(int argc, char **argv);
@@ -314,6 +326,9 @@ int kt_latency(struct kt_set *s, const char *kind, FILE *out);
 int cmd_io(int argc, char **argv);
 int cmd_reclaim(int argc, char **argv);
 int kt_analyze(struct kt_set *s, bool relative, FILE *out);
+/* ktrace profile (profile.c): run, wait and system call times per task. */
+int cmd_profile(int argc, char **argv);
+int kt_profile(struct kt_set *s, bool json, FILE *out);
 
 /*
  * ktrace convert (ctf.c): the traces of @s as CTF 1.8 traces, the files

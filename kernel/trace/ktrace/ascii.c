@@ -431,6 +431,23 @@ static void ascii_key(struct ktrace_ascii *a, const struct ktrace_event *ev,
 		memset(&a->keys[v & (ASCII_KEYS - 1)], 0, sizeof(*k));
 }
 
+/* After the nr field of a syscalls event: " name=NAME", if known. */
+static void ascii_syscall(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			  const struct ktrace_field *f, const struct ktrace_record *rec,
+			  bool compact)
+{
+	const char *name;
+	u64 nr;
+
+	if (strcmp(ev->group, "syscalls") || strcmp(f->name, "nr") ||
+	    !ascii_raw(f, rec, compact, &nr) ||
+	    ktrace_field_saturated(f->flags, ktrace_field_bits(f->size, compact), nr))
+		return;
+	name = ktrace_syscall_name(nr);
+	if (name)
+		seq_buf_printf(&a->line, " name=%s", name);
+}
+
 /**
  * ktrace_ascii_fields() - an event's fields as the ascii pipe prints them
  * @a: the reader, whose names and keys it uses and learns
@@ -455,9 +472,37 @@ VISIBLE_IF_KUNIT void ktrace_ascii_fields(struct ktrace_ascii *a,
 		}
 		seq_buf_printf(&a->line, " %s=", ev->fields[i].name);
 		ascii_field(&a->line, &ev->fields[i], rec, compact);
+		ascii_syscall(a, ev, &ev->fields[i], rec, compact);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_fields);
+
+/*
+ * sched:switch as ftrace prints it: "prev_comm=A prev_pid=1 prev_state=S
+ * ==> next_comm=B next_pid=2".  The event carries the next pid and the
+ * previous task's state; the previous task, @prev, is the one the
+ * stream's last switch named, or its subbuffer header's pid (the task
+ * running when the subbuffer began).  False if @ev is not of that shape.
+ */
+static bool ascii_switch(struct ktrace_ascii *a, const struct ktrace_event *ev,
+			 const struct ktrace_record *rec, bool compact, int prev, int next)
+{
+	char comm[TASK_COMM_LEN];
+	unsigned int i;
+
+	if (strcmp(ev->group, "sched") || strcmp(ev->name, "switch") ||
+	    !ev->pid_is_current || !ev->nr_fields || strcmp(ev->fields[0].name, "next_pid"))
+		return false;
+	ascii_comm(a, prev, comm);
+	seq_buf_printf(&a->line, " prev_comm=%s prev_pid=%d", comm, prev);
+	for (i = 1; i < ev->nr_fields; i++) {
+		seq_buf_printf(&a->line, " %s=", ev->fields[i].name);
+		ascii_field(&a->line, &ev->fields[i], rec, compact);
+	}
+	ascii_comm(a, next, comm);
+	seq_buf_printf(&a->line, " ==> next_comm=%s next_pid=%d", comm, next);
+	return true;
+}
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
@@ -521,6 +566,7 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 	const struct ktrace_event *ev;
 	char comm[TASK_COMM_LEN];
 	u64 ns = ktrace_clock_ns(rec->clock);
+	int prev = c->pid;
 	u32 rem;
 	int pid;
 
@@ -543,7 +589,8 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 		return;
 	}
 	seq_buf_printf(&a->line, "%s:%s", ev->group, ev->name);
-	ktrace_ascii_fields(a, ev, rec, compact);
+	if (!ascii_switch(a, ev, rec, compact, prev, c->pid))
+		ktrace_ascii_fields(a, ev, rec, compact);
 	seq_buf_putc(&a->line, '\n');
 	/* A line too long for the buffer is cut, but still a line. */
 	if (seq_buf_has_overflowed(&a->line))

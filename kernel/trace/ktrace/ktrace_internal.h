@@ -187,6 +187,10 @@ void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
 void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);
 #endif
 
+/* syscall_names.c: the x86-64 system call names (none elsewhere). */
+const char *ktrace_syscall_name(u64 nr);
+int ktrace_syscall_nr(const char *name);
+
 /* probes/tracepoints.c, for bench.c */
 void ktrace_probes_bench(void (*report)(const char *name, u64 ns));
 

@@ -9,7 +9,8 @@
  * KIND is oom, oops, panic, hung_task, user, warn, kernel or
  * latency:LAT>DURATION with LAT
  * one of block, wakeup, syscall, irq and DURATION a number with a unit
- * (ns, us, ms, s).
+ * (ns, us, ms, s).  SYSCALL is a number, or on x86-64 a name of
+ * syscall_64.tbl (syscall_names.c).
  */
 #include <linux/bitops.h>
 #include <linux/ctype.h>
@@ -20,6 +21,7 @@
 #include <linux/time64.h>
 #include <kunit/visibility.h>
 
+#include "ktrace_internal.h"
 #include "trigger.h"
 static const char * const ktrace_trigger_kinds[KTRACE_NR_TRIG_KINDS] = {
 	[KTRACE_TRIG_OOM] = "oom",
@@ -210,6 +212,14 @@ static int ktrace_trigger_parse_opt(struct ktrace_trigger_spec *spec,
 	case KTRACE_OPT_NR:
 		if (spec->kind != KTRACE_TRIG_LATENCY || spec->lat != KTRACE_LAT_SYSCALL)
 			return -EINVAL;
+		/* A name, on x86-64 (syscall_names.c); else a number. */
+		if (*val && !isdigit(*val) && *val != '-' && *val != '+') {
+			ret = ktrace_syscall_nr(val);
+			if (ret < 0)
+				return -EINVAL;
+			spec->nr = ret;
+			return 0;
+		}
 		ret = ktrace_parse_uint(val, 0, 4095, &v);
 		if (!ret)
 			spec->nr = v;

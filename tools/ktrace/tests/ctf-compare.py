@@ -16,7 +16,12 @@
 # without one, its number, hexadecimal digits in lower case, the line cut
 # where report cuts it (KT_LINE_MAX).  Events of the same time may come in
 # another order from two streams: both sides are sorted within a time.
+# What report derives beside an event's fields, which the CTF trace does
+# not hold, is taken out of report's lines: the previous task of a
+# sched:switch (prev_comm=, prev_pid=, "==> next_comm="; the fields back
+# in their order) and the name= of a system call.
 # Exit 0 if equal; else the first differences on stderr, exit 1.
+import re
 import sys
 
 KT_LINE_MAX = 32 * 1024
@@ -129,6 +134,22 @@ def normalise(line, multi):
     return out
 
 
+SWITCH = re.compile(rb'^(.*? sched:switch) prev_comm=\S* prev_pid=-?[0-9]+(.*)'
+                    rb' ==> next_comm=\S* next_pid=([0-9]+)\n$', re.S)
+SYSCALL = re.compile(rb'^(.*? syscalls:\S+ nr=[0-9]+) name=\S+(.*)$', re.S)
+
+
+def underived(line):
+    """Report's line without what it derives (see the top)."""
+    m = SWITCH.match(line)
+    if m:
+        return m.group(1) + b' next_pid=' + m.group(3) + m.group(2) + b'\n'
+    m = SYSCALL.match(line)
+    if m:
+        return m.group(1) + m.group(2)
+    return line
+
+
 def by_time(lines):
     """Sorted within each run of the same time."""
     out, run, key = [], [], None
@@ -150,7 +171,7 @@ def main():
     with open(args[0], 'rb') as f:
         bt = f.read().split(b'\n')
     with open(args[1], 'rb') as f:
-        rep = [l + b'\n' for l in f.read().split(b'\n')]
+        rep = [underived(l + b'\n') for l in f.read().split(b'\n')]
     if bt and bt[-1] == b'':
         bt.pop()
     rep.pop()

@@ -177,6 +177,8 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 			kt_latency(&set, lat_kinds[size % 6], null);
 			/* ktrace io (relative to the trigger for odd sizes) and reclaim. */
 			kt_analyze(&set, size & 1, null);
+			/* ktrace profile (JSON for sizes with bit 1 set). */
+			kt_profile(&set, size & 2, null);
 		}
 		kt_close(t);
 	}

@@ -7,7 +7,7 @@
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
  *                           manykeys N ended|collide|badmeta|latency [HOST]|
- *                           io|reclaim|ctf|attrib]
+ *                           io|reclaim|ctf|attrib|profile]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -888,7 +888,8 @@ static void blockkeys_fields(struct sb *c0, struct sb *c1)
 	line(1390, 1, "<idle>-0",
 	     "sched:fork parent_pid=1 child_pid=77 child_tgid=77 comm=\"worker\"");
 	sb_compact(c1, SCHED_SWITCH, 1395, 77);
-	line(1395, 1, "worker-77", "sched:switch next_pid=77");
+	line(1395, 1, "worker-77",
+	     "sched:switch prev_comm=<idle> prev_pid=0 ==> next_comm=worker next_pid=77");
 }
 
 static int blockkeys_trace(void)
@@ -1450,6 +1451,179 @@ static int latency_trace(const char *host)
 	section(KTF_UNAME, 0, 0, uname, strlen(uname));
 	section(KTF_TASKS, 0, 0, tasks, strlen(tasks));
 	section(KTF_SYMBOLS, 0, 0, syms, strlen(syms));
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
+/*
+ * ktrace profile (t-profile.sh): mktrace TRACE EXPECTED profile.  A clock
+ * of 1 ns per unit, 5 s at clock 1000, on x86_64; times below are ns
+ * after 5 s.  EXPECTED: report's lines of the switches and system calls
+ * that t-profile.sh checks; t-profile.sh knows the profile's figures.
+ *
+ * CPU 0, its subbuffer begun while pid 77 ran: 77 -> 100 at 0 (before CPU
+ * 1's first record: outside the profile); 100 -> 300 at 2000 (100 sleeps,
+ * S); 300 calls clock_nanosleep 2500-4000 and read 4100-4300 (-11); 100
+ * woken at 3000; 300 -> 100 at 5000 (300 preempted, R+); 100 reads
+ * 6000-6500; 100 -> 300 at 7000 (100 blocked, D); 300 reads 7200-7300
+ * (-4); 300 -> 0 at 9000 (S); 100 woken at 10000, runs at 10500, calls
+ * exit at 11000, exits at 11100, switched away dead (X) at 11200, woken
+ * in vain at 12000; 0 -> 300 at 19000, which calls nanosleep at 19500
+ * (the last record of CPU 0: the profile's end).
+ *
+ * CPU 1: -> 200 at 1000 (the profile's start); 201 new at 1500; 200 ->
+ * 201 at 4000 (R+); 201 -> 200 at 4500 (S); 200 -> 201 at 6000 (S; no
+ * wakeup of 201 in the trace); 201 -> 0 at 14000 (R+); then a lost
+ * subbuffer (seq 1), and from seq 2: 200 woken at 15000, 0 -> 200 at
+ * 16000, 200 -> 0 at 18000 (S), 200 woken at 25000 (after the end).
+ */
+#define PF_SWITCH	10
+#define PF_WAKEUP	11
+#define PF_WAKEUP_NEW	12
+#define PF_ENTRY	13
+#define PF_EXIT		14
+#define PF_PEXIT	15
+#define PF_R		0
+#define PF_S		1
+#define PF_D		2
+#define PF_X		5
+#define PF_RP		9
+
+static void pf_meta(void)
+{
+	static const struct ktrace_meta_enum st[] = {
+		META_ENUM(PF_R, "R"), META_ENUM(PF_S, "S"), META_ENUM(PF_D, "D"),
+		META_ENUM(PF_X, "X"), META_ENUM(PF_RP, "R+"),
+	};
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 2,
+	};
+	struct ktrace_meta_clock mc = {
+		.freq_hz = 1000000000ULL, .ref_clock = 1000, .ref_mono_ns = 5000000000ULL,
+		.ref_real_ns = 1700000000000000000ULL, .name = "tsc" };
+	unsigned int i;
+
+	sb_begin(&low, 0, 0, 1000);
+	memcpy(mt.machine, "x86_64", 6);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_SWITCH, 0, 0, 2,
+		   KTRACE_EVENT_PID_IS_CURRENT, "sched", "switch");
+	meta_field("next_pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("prev_state", 22, 4, KTRACE_DISPLAY_ENUM, 0, ARRAY_SIZE(st));
+	for (i = 0; i < ARRAY_SIZE(st); i++)
+		meta(KTRACE_META_ENUM, &st[i], sizeof(st[i]));
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_WAKEUP, 0, 0, 2, 0, "sched",
+		   "wakeup");
+	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("cpu", 22, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_WAKEUP_NEW, 0, 0, 2, 0, "sched",
+		   "wakeup_new");
+	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	meta_field("cpu", 22, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_ENTRY, 0, 0, 2, 0, "syscalls",
+		   "entry");
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_field("arg0", 10, 22, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_EXIT, 0, 0, 2, 0, "syscalls",
+		   "exit");
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SATURATES, 0);
+	meta_field("ret", 10, 22, KTRACE_DISPLAY_DEC,
+		   KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
+	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_PEXIT, 0, 0, 1, 0, "sched",
+		   "exit");
+	meta_field("pid", 0, 22, KTRACE_DISPLAY_PID, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+}
+
+static void pf_switch(struct sb *s, uint64_t at, uint32_t state, uint32_t next)
+{
+	sb_compact(s, PF_SWITCH, LAT_AT(at), next | state << 22);
+}
+
+static void pf_call(struct sb *s, uint64_t in, uint64_t out, uint32_t nr, int32_t ret)
+{
+	sb_compact(s, PF_ENTRY, LAT_AT(in), nr | 0x2a << 10);
+	if (out)
+		sb_compact(s, PF_EXIT, LAT_AT(out), nr | (uint32_t)ret << 10);
+}
+
+static void pf_cpu0(struct sb *c)
+{
+	sb_begin(c, 0, 77, LAT_AT(0));
+	pf_switch(c, 0, PF_R, 100);
+	pf_switch(c, 2000, PF_S, 300);
+	pf_call(c, 2500, 0, 230, 0);
+	sb_compact(c, PF_WAKEUP, LAT_AT(3000), 100);
+	sb_compact(c, PF_EXIT, LAT_AT(4000), 230);
+	pf_call(c, 4100, 4300, 0, -11);
+	pf_switch(c, 5000, PF_RP, 100);
+	pf_call(c, 6000, 6500, 0, 100);
+	pf_switch(c, 7000, PF_D, 300);
+	pf_call(c, 7200, 7300, 0, -4);
+	pf_switch(c, 9000, PF_S, 0);
+	sb_compact(c, PF_WAKEUP, LAT_AT(10000), 100);
+	pf_switch(c, 10500, PF_R, 100);
+	pf_call(c, 11000, 0, 60, 0);
+	sb_compact(c, PF_PEXIT, LAT_AT(11100), 100);
+	pf_switch(c, 11200, PF_X, 0);
+	sb_compact(c, PF_WAKEUP, LAT_AT(12000), 100);
+	pf_switch(c, 19000, PF_R, 300);
+	pf_call(c, 19500, 0, 35, 0);
+	sb_end(c, 0);
+}
+
+static void pf_cpu1(struct sb *c)
+{
+	sb_begin(c, 0, 0, LAT_AT(1000));
+	pf_switch(c, 1000, PF_R, 200);
+	sb_compact(c, PF_WAKEUP_NEW, LAT_AT(1500), 1U << 22 | 201);
+	pf_switch(c, 4000, PF_RP, 201);
+	pf_switch(c, 4500, PF_S, 200);
+	pf_switch(c, 6000, PF_S, 201);
+	pf_switch(c, 14000, PF_RP, 0);
+	sb_end(c, 0);
+	/*
+	 * Subbuffer 1 lost (overwritten); with $MKTRACE_PROFILE=dropped, no
+	 * gap but 3 events dropped before the next subbuffer (counted in
+	 * this one's header, closed when the next began); with "whole", no
+	 * loss at all.
+	 */
+	if (getenv("MKTRACE_PROFILE") && !strcmp(getenv("MKTRACE_PROFILE"), "dropped"))
+		((struct ktrace_subbuf_header *)(c->out + c->out_len - c->used))->dropped = 3;
+	sb_begin(c, getenv("MKTRACE_PROFILE") ? 1 : 2, 0, LAT_AT(15000));
+	sb_compact(c, PF_WAKEUP, LAT_AT(15000), 1U << 22 | 200);
+	pf_switch(c, 16000, PF_R, 200);
+	pf_switch(c, 18000, PF_S, 0);
+	sb_compact(c, PF_WAKEUP, LAT_AT(25000), 1U << 22 | 200);
+	sb_end(c, 1);
+}
+
+static int profile_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct sb c0 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 0, .size = SB_HIGH };
+	struct sb c1 = { .ch = KTRACE_CHANNEL_HIGH, .cpu = 1, .size = SB_HIGH };
+	static const char tasks[] = "77 starter\n100 sleeper\n200 worker\n201 child\n"
+				    "300 worker\n";
+	static const char uname[] = "Linux synthetic 6.12.0 #1 SMP x86_64\n";
+
+	low.buf = malloc(SB_LOW);
+	c0.buf = malloc(SB_HIGH);
+	c1.buf = malloc(SB_HIGH);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	pf_meta();
+	pf_cpu0(&c0);
+	sb_flush(&c0);
+	pf_cpu1(&c1);
+	sb_flush(&c1);
+	section(KTF_UNAME, 0, 0, uname, strlen(uname));
+	section(KTF_TASKS, 0, 0, tasks, strlen(tasks));
 	fclose(trace);
 	fclose(expect);
 	return 0;
@@ -2253,6 +2427,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return analyze_trace(!strcmp(argv[3], "io"));
+	} else if (argc == 4 && !strcmp(argv[3], "profile")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return profile_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "ctf")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");

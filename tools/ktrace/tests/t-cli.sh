@@ -490,6 +490,9 @@ complete_as() {
 }
 [ "$(complete_as 'COMP_WORDS=(ktrace re); COMP_CWORD=1')" = "record report reclaim" ]
 result "completion: ktrace re -> record report reclaim" $?
+[ "$(complete_as 'COMP_WORDS=(ktrace pro); COMP_CWORD=1')" = "profile" ] &&
+	[ "$(complete_as 'COMP_WORDS=(ktrace profile --j); COMP_CWORD=2')" = "--json" ]
+result "completion: ktrace pro -> profile, profile --j -> --json" $?
 [ "$(complete_as 'COMP_WORDS=(ktrace report --re); COMP_CWORD=2')" = \
 	"--relative --realtime --realtime=iso" ]
 result "completion: report --re -> its options" $?
@@ -548,7 +551,7 @@ r=0
 result "completion: --event=GROUP:NAME and --mode=MODE, whatever the word breaks ($r)" $r
 # Every long option of each command's --help is completed.
 r=
-for c in record extract report stat status list slice; do
+for c in record extract report stat status list slice profile; do
 	got=" $(cl "$wb_all" "ktrace $c --") "
 	for o in $("$bin" "$c" --help | grep -oE -- '(^|[ [,])--[a-z][a-z-]*' | tr -d ' [,' |
 		sort -u); do

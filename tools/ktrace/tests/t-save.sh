@@ -221,6 +221,23 @@ for spec in 'latency:block>0000000000050ms' 'oom count=00000000000000000002' \
 		   [ "$(cat "$fd/triggers")" = "!$kind" ]; echo $?)" \
 		"$(cat "$tmp/armed" "$fd/triggers" "$tmp/err")"
 done
+# nr=NAME: record writes the number, from the x86-64 table (the kernel's
+# parser takes numbers); a name not in the table is a usage error.
+if [ "$(uname -m)" = x86_64 ]; then
+	: >"$fd/triggers"
+	KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-ok.dat" \
+		-t 'latency:syscall>1ms nr=clock_nanosleep count=3' -- \
+		sh -c 'cat "$1/triggers" >"$2"' sh "$fd" "$tmp/armed" >/dev/null 2>"$tmp/err"
+	ok "record -t 'latency:syscall>1ms nr=clock_nanosleep count=3': written with nr=230" \
+		"$([ $? -eq 0 ] && [ "$(cat "$tmp/armed")" = 'latency:syscall>1ms nr=230 count=3' ]
+		   echo $?)" "$(cat "$tmp/armed" "$tmp/err")"
+fi
+: >"$fd/triggers"
+tree "$fd" >"$tmp/tree.before"
+KTRACE_DIR=$fd check "record -t 'latency:syscall nr=nosuchcall': usage error" 2 '' \
+	"nr=nosuchcall: no such x86-64 system call" \
+	-- record -o "$tmp/sv-r.dat" -m drop -t 'latency:syscall nr=nosuchcall' -- true
+unchanged "record -t 'latency:syscall nr=nosuchcall'"
 # The kernel refuses a spec (here every write fails, as /dev/full does):
 # record says so, and puts back what it changed before.
 : >"$fd/triggers"

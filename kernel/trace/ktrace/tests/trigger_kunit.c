@@ -72,6 +72,13 @@ static const struct parse_case parse_cases[] = {
 	     .threshold_ns = 1000),
 	GOOD("latency:syscall>2s nr=35", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_SYSCALL,
 	     .threshold_ns = 2 * NSEC_PER_SEC, .nr = 35),
+#ifdef CONFIG_X86_64
+	/* A name, from syscall_64.tbl (syscall_names.c). */
+	GOOD("latency:syscall>1ms nr=clock_nanosleep", KTRACE_TRIG_LATENCY,
+	     .lat = KTRACE_LAT_SYSCALL, .threshold_ns = NSEC_PER_MSEC, .nr = 230),
+	GOOD("latency:syscall>1ms nr=write", KTRACE_TRIG_LATENCY,
+	     .lat = KTRACE_LAT_SYSCALL, .threshold_ns = NSEC_PER_MSEC, .nr = 1),
+#endif
 	GOOD("latency:irq>3600s", KTRACE_TRIG_LATENCY, .lat = KTRACE_LAT_IRQ,
 	     .threshold_ns = 3600 * NSEC_PER_SEC),
 	GOOD("!oom", KTRACE_TRIG_OOM, .disarm = true),
@@ -100,6 +107,9 @@ static const struct parse_case parse_cases[] = {
 	BAD("oom nr=1", -EINVAL),
 	BAD("latency:block>1ms nr=1", -EINVAL),
 	BAD("latency:syscall>1ms nr=4096", -ERANGE),
+	BAD("latency:syscall>1ms nr=no_such_call", -EINVAL),
+	BAD("latency:syscall>1ms nr=-1", -EINVAL),
+	BAD("oom nr=read", -EINVAL),
 	BAD("oom last=1", -EINVAL),
 	BAD("panic last=0", -ERANGE),
 	BAD("oom =1", -EINVAL),

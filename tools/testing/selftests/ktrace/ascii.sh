@@ -85,5 +85,33 @@ check "ticks are decoded, seq from 0 on every CPU" \
 check "every CPU's ticks are in sequence" \
 	"$(awk '$4 == "test:tick" { split($5, a, "="); if (a[2] != next_seq[$2] + 0) bad++;
 		next_seq[$2] = a[2] + 1 } END { print bad + 0 }' "$TMP/ticks")" 0
-check "no unknown events" "$(cat "$TMP/ticks" "$TMP/ascii" | grep -c ' unknown:')" 0
+# sched:switch as ftrace prints it, the previous task being the one the
+# CPU's last switch switched in (or its subbuffer's header pid); the
+# system calls with their names (x86_64), from the same table as report's.
+echo 1 >"$KT/events/sched/switch/enable"
+echo 1 >"$KT/events/syscalls/enable"
+echo 1 >"$KT/enable"
+for i in 1 2 3; do
+	sh -c 'echo x >/dev/null; sleep 0.1' 2>/dev/null || sleep 1
+done
+echo 0 >"$KT/enable"
+echo 0 >"$KT/events/syscalls/enable"
+echo 0 >"$KT/events/sched/switch/enable"
+timeout 5 cat "$KT/ascii" >"$TMP/sw"
+SW=' sched:switch prev_comm=[^ ]+ prev_pid=[0-9]+ prev_state=[A-Za-z+]+ ==> next_comm=[^ ]+ next_pid=[0-9]+$'
+check "sched:switch lines: prev_comm= prev_pid= prev_state= ==> next_comm= next_pid=" \
+	"$(grep -c ' sched:switch ' "$TMP/sw" | awk '{ print ($1 > 0) }')/$(grep ' sched:switch ' "$TMP/sw" |
+	   grep -cvE "$SW")" "1/0"
+check "each switch's prev_pid is the next_pid of its CPU's switch before, its task the next" \
+	"$(awk '$4 == "sched:switch" { split($6, p, "="); split($NF, x, "=");
+		if (($2 in last) && p[2] != last[$2]) bad++
+		if ($3 !~ "-" x[2] "$") bad++
+		last[$2] = x[2] } END { print bad + 0 }' "$TMP/sw")" 0
+if [ "$(uname -m)" = x86_64 ]; then
+	check "syscalls lines name the call: nr=1 name=write, every nr=N with a name=" \
+		"$(grep -c ' syscalls:[a-z]* nr=1 name=write ' "$TMP/sw" |
+		   awk '{ print ($1 > 0) }')/$(grep ' syscalls:' "$TMP/sw" |
+		   grep -cvE ' nr=([0-9]+ name=[a-z_0-9]+|>=1023|-1) ')" "1/0"
+fi
+check "no unknown events" "$(cat "$TMP/ticks" "$TMP/ascii" "$TMP/sw" | grep -c ' unknown:')" 0
 ktrace_done

@@ -28,7 +28,7 @@ check "record of the slow reader exits 0, the reader read the three lines" \
 R=$(awk '$1 == "pid" { print $2 }' "$TMP/reader")
 "$BIN" report "$TMP/t.dat" >"$TMP/rep" 2>&1
 check "the trace has the reader's four read(2) calls of standard input" \
-	"$(grep -c -E " ktrace_case-$R syscalls:entry nr=0 arg0=0x0\$" "$TMP/rep")" 4
+	"$(grep -c -E " ktrace_case-$R syscalls:entry nr=0 name=read arg0=0x0\$" "$TMP/rep")" 4
 
 "$BIN" latency syscall -p "$R" "$TMP/t.dat" >"$TMP/out" 2>&1
 rc=$?

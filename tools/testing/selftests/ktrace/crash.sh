@@ -74,7 +74,7 @@ fi
 # The COMM-PID column of a switch is the next task's: the task switched
 # out is the one the CPU's previous line ran.
 order=$(awk -v p="$HUNG" '/text="before the hang"/ && !m { m = NR }
-	$4 == "sched:switch" && run[$2] == p && $NF == "prev_state=D" && !d { d = NR }
+	$4 == "sched:switch" && run[$2] == p && $7 == "prev_state=D" && !d { d = NR }
 	{ n = split($3, a, "-"); run[$2] = a[n] }
 	$0 ~ " sched:hang pid=" p "$" && !h { h = NR }
 	/ ktrace:trigger trigger="hung_task"/ && !t { t = NR }

@@ -70,16 +70,17 @@ has "sched:exec runs ktrace_hog in the child" \
 	"-$CHILD sched:exec pid=$CHILD old_pid=$CHILD comm=\"ktrace_hog\" \
 filename=\"[^\"]*/ktrace_hog\"$"
 has "sched:comm renames it" " sched:comm pid=$CHILD comm=\"renamed\"$"
-has "sched:switch runs the child" " sched:switch next_pid=$CHILD prev_state="
+has "sched:switch runs the child (prev task, state ==> next, as ftrace)" \
+	" sched:switch prev_comm=[^ ]+ prev_pid=[0-9]+ prev_state=[^ ]+ ==> next_comm=[^ ]+ next_pid=$CHILD$"
 has "sched:wakeup wakes the sleeping child" " sched:wakeup pid=$CHILD cpu=[0-9]+$"
 has "sched:exit ends it" " sched:exit pid=$CHILD$"
 has "the exited child keeps the name its exec gave it" " ktrace_hog-$CHILD sched:exit pid=$CHILD$"
 has "sched:migrate moves the task to the last CPU" \
 	" sched:migrate pid=$MOVER cpu=$((ncpu - 1))$"
-# After the child ran on a CPU, that CPU's next switch gives its state.
+# After the child ran on a CPU, that CPU's next switch gives its state
+# (prev_pid: the task the CPU's switch before switched in).
 st=$(awk -v p="$CHILD" '$4 == "sched:switch" {
-		if (cur[$2] == p) s[substr($6, 12)] = 1
-		split($5, a, "="); cur[$2] = a[2] }
+		split($6, a, "="); if (a[2] == p) s[substr($7, 12)] = 1 }
 	END { for (k in s) printf "%s ", k }' "$TMP/out" | tr ' ' '\n' | sort | tr '\n' ' ')
 case " $st" in
 *" S "*) ktap_test_pass "the child switches out sleeping (S): $st" ;;
@@ -87,9 +88,9 @@ case " $st" in
    ktap_test_fail "the child switches out sleeping (S)" ;;
 esac
 check "every prev_state is a known state" \
-	"$(grep ' sched:switch ' "$TMP/out" | grep -cvE ' prev_state=(R|S|D|T|t|X|Z|P|I|R\+)$')" 0
+	"$(grep ' sched:switch ' "$TMP/out" | grep -cvE ' prev_state=(R|S|D|T|t|X|Z|P|I|R\+) ==> ')" 0
 check "the running task of a switch line is its next_pid" \
-	"$(awk '$4 == "sched:switch" { n = split($3, a, "-"); split($5, b, "=");
+	"$(awk '$4 == "sched:switch" { n = split($3, a, "-"); split($NF, b, "=");
 		if (a[n] != b[2]) bad++ } END { print bad + 0 }' "$TMP/out")" 0
 
 # irq: a direct read of the virtio disk interrupts; null_blk completes in
@@ -155,13 +156,13 @@ sys_work() {
 # With sched: the switches tell which task runs, for the COMM-PID column.
 traced "syscalls sched" sys_work
 W=$(cat "$TMP/w")
-has "syscalls:exit of write(2) returns 777" "-$W syscalls:exit nr=1 ret=777$"
+has "syscalls:exit of write(2) returns 777" "-$W syscalls:exit nr=1 name=write ret=777$"
 # The file descriptor openat(2) returned is the one write(2) is given.
 fd=$(awk -v p="-$W" 'index($3, p) && $4 == "syscalls:exit" && $5 == "nr=257" {
-	sub("ret=", "", $6); f = $6 } END { print f }' "$TMP/out")
+	sub("ret=", "", $NF); f = $NF } END { print f }' "$TMP/out")
 has "syscalls:entry of write(2) on the fd openat(2) returned ($fd)" \
-	"-$W syscalls:entry nr=1 arg0=$(printf '0x%x' "${fd:-999}")$"
-has "a failing syscall returns -ENOENT" "syscalls:exit nr=[0-9]+ ret=-2$"
+	"-$W syscalls:entry nr=1 name=write arg0=$(printf '0x%x' "${fd:-999}")$"
+has "a failing syscall returns -ENOENT" "syscalls:exit nr=[0-9]+ name=[a-z_0-9]+ ret=-2$"
 
 # block: one 4 KiB direct write at sector 800 of nullb0.
 DEV=$(cat /sys/block/nullb0/dev)

@@ -77,6 +77,13 @@ check "a latency spec is listed in its largest exact unit" \
 	"$(grep latency "$KT/triggers")" \
 	"latency:syscall>1500us count=2 delay=10 action=mark nr=35 hits=0 fired=0 untracked=0"
 echo '!latency:syscall' >"$KT/triggers"
+if [ "$(uname -m)" = x86_64 ]; then
+	echo 'latency:syscall>2ms nr=clock_nanosleep' >"$KT/triggers"
+	check "nr=NAME: a system call name, listed as its number" \
+		"$(grep latency "$KT/triggers")" \
+		"latency:syscall>2ms count=1 delay=0 action=stop nr=230 hits=0 fired=0 untracked=0"
+	echo '!latency:syscall' >"$KT/triggers"
+fi
 echo 'panic' >"$KT/triggers"
 check "panic lists its dump length" "$(grep panic "$KT/triggers")" \
 	"panic count=1 delay=0 action=stop last=100 hits=0 fired=0"
