@@ -395,6 +395,7 @@ static void io_print(struct io *io)
 /* Run io on the open traces of @io; 0, or 1 after a message. */
 static int io_run(struct io *io, const char *what)
 {
+	static const char *const needed[] = { "block:rq_issue", NULL };
 	int ret;
 
 	if (!find_event(&io->b.set, "block", "rq_issue")) {
@@ -402,6 +403,8 @@ static int io_run(struct io *io, const char *what)
 			what);
 		return 1;
 	}
+	if (kt_need_events(&io->b.set, "io", what, needed, true))
+		return 1;
 	if (io->relative) {
 		if (kt_set_merge(&io->b.set, io_find_trigger, io) < 0) {
 			fprintf(stderr, "ktrace io: %s: out of memory\n", what);

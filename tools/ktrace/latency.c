@@ -84,6 +84,16 @@ static const char *syscall_name(const struct kt_trace *t, unsigned int nr)
 
 enum lat_kind { LAT_BLOCK, LAT_SYSCALL, LAT_WAKEUP, LAT_IRQ, LAT_IRQSOFF, LAT_TIMER, LAT_NR };
 
+/* What each kind needs a record of, to have anything to measure. */
+static const char *const needs[LAT_NR][3] = {
+	[LAT_BLOCK] = { "block:rq_issue", "block:rq_complete", NULL },
+	[LAT_SYSCALL] = { "syscalls:entry", "syscalls:exit", NULL },
+	[LAT_WAKEUP] = { "sched:wakeup", "sched:switch", NULL },
+	[LAT_IRQ] = { "irq:hardirq_entry", "irq:hardirq_exit", NULL },
+	[LAT_IRQSOFF] = { "irq:irqsoff", NULL },
+	[LAT_TIMER] = { "irq:timer_expire", NULL },
+};
+
 static const struct {
 	const char *name, *what, *need;
 	bool has_pid;
@@ -1296,6 +1306,8 @@ static int lat_run(struct lat *l, const char *path)
 			kinds[l->kind].need, l->set->nr > 1 ? "traces'" : "trace's");
 		return 1;
 	}
+	if (kt_need_events(l->set, "latency", path, needs[l->kind], true))
+		return 1;
 	ret = kt_set_merge(l->set, lat_one, l);
 	if (!ret && l->kind == LAT_TIMER)
 		ret = timer_medians(l);

@@ -7,7 +7,7 @@
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
  *                           manykeys N ended|collide|badmeta|latency [HOST]|
- *                           io|reclaim|ctf]
+ *                           io|reclaim|ctf|nodata]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -1458,6 +1458,44 @@ static int latency_trace(const char *host)
 }
 
 /*
+ * mktrace TRACE EXPECTED nodata: the metadata of latency_trace() and no
+ * event of it, as a trace recorded without them, in the layout of the
+ * current tools (the end flag, the events section, the end): sched:switch,
+ * sched:wakeup and block:rq_issue were on (none happened), the others
+ * off.  One statedump:irq record on the medium channel.  With
+ * $MKTRACE_OLD, in the layout of earlier tools (no flag, no events
+ * section, no end).
+ */
+static int nodata_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, KTF_FLAG_END };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	bool old = getenv("MKTRACE_OLD");
+	static const char events[] = "ktrace:mark\nsched:switch\nsched:wakeup\nblock:rq_issue\n";
+	unsigned char ex[24] = { 24 };
+
+	low.buf = malloc(SB_LOW);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	if (old)
+		h.flags = 0;
+	fwrite(&h, sizeof(h), 1, trace);
+	if (!old)
+		section(KTF_EVENTS, 0, 0, events, strlen(events));
+	latency_meta();
+	sb_begin(&med, 0, 0, LAT_AT(500));
+	memcpy(ex + 16, "eth0-rx", 7);
+	sb_expanded(&med, 4, 3, LAT_AT(500), ex, 23);
+	sb_end(&med, 0);
+	sb_flush(&med);
+	if (!old)
+		section(KTF_END, 0, 0, NULL, 0);
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
+/*
  * ktrace io and ktrace reclaim (t-analyze.sh): mktrace TRACE EXPECTED
  * io|reclaim.  A clock of 1 ns per unit, CLOCK_MONOTONIC 5 s at clock
  * 1000 (so that times are exact), CLOCK_REALTIME 1700000000.123456789
@@ -2117,6 +2155,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return ctf_trace();
+	} else if (argc == 4 && !strcmp(argv[3], "nodata")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect)
+			return 1;
+		return nodata_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "hostile")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
