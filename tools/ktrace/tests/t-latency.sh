@@ -116,8 +116,9 @@ lat_lines "latency irqsoff: one period, its caller's symbol" "$tmp/lat.want" -- 
 	irqsoff "$tmp/lat.dat"
 
 cat >"$tmp/lat.want" <<'EOF'
-# latency timer: irq:timer_expire intervals, jitter from each timer's median: 13 pairs, 0 open
-count 13 min -300.000us avg 0.000us p50 0.000us p90 0.000us p99 300.000us max 300.000us
+# latency timer: irq:timer_expire intervals of periodic timers, jitter from each one's median: 19 pairs, 0 open
+# periodic timers: 3 of 4 (3 intervals or more, 3/4 of them within 1/8 of their median); intervals of two medians or more, not judged: 1
+count 19 min -300.000us avg 0.000us p50 0.000us p90 0.000us p99 300.000us max 300.000us
 top 1:
   300.000us at 5.040000000 cpu=1 function=tick_sched_timer+0x0/0x80 interval=4300.000us\
  expected=4000.000us irqsoff_caller=slow_path+0x20/0x100
