@@ -167,6 +167,37 @@ else
 	ktap_test_skip "record follows a CPU brought online while it records (no CPU hotplug)"
 fi
 
+# record with no -e when only ktrace's own events are on (as after boot,
+# and as ktrace_setup() leaves it): sched, irq and syscalls, said; the
+# last line counts the events saved and lost; the selection put back.
+"$BIN" record -o "$TMP/d.dat" -m drop -- ls / >/dev/null 2>"$TMP/d.err"
+check "record with no -e: exit 0, says it records sched, irq and syscalls" \
+	"$?/$(grep -c "no event enabled but ktrace's own: recording sched,irq,syscalls" "$TMP/d.err")" \
+	"0/1"
+"$BIN" report "$TMP/d.dat" >"$TMP/drep" 2>&1
+check "record with no -e: the trace has switches, interrupts and system calls" \
+	"$(grep -c ' sched:switch ' "$TMP/drep" | sed 's/^[1-9][0-9]*$/some/')/$(
+	   grep -c ' syscalls:entry ' "$TMP/drep" | sed 's/^[1-9][0-9]*$/some/')" "some/some"
+check "record with no -e: the last line gives the events saved and lost" \
+	"$(tail -n 1 "$TMP/d.err" | sed -n 's/.*(\([0-9]*\) streams): \([1-9][0-9]*\) events, \([0-9]*\) saved, \([0-9]*\) lost .*/ok/p')" ok
+check "record with no -e: the selection put back" \
+	"$(cat "$KT/events/sched/switch/enable" "$KT/events/ktrace/mark/enable" | tr '\n' ' ')" "0 1 "
+# The same trace cut in half: what it holds decodes, the cut is said.
+head -c $(($(wc -c <"$TMP/d.dat") / 2)) "$TMP/d.dat" >"$TMP/dcut.dat"
+"$BIN" report "$TMP/dcut.dat" >"$TMP/dcut" 2>"$TMP/dcut.err"
+rc=$?
+# The task's name aside (the names saved at the end are cut off): its pid.
+sed -E 's/^([^ ]+ [0-9]+ )[^ ]*-([0-9]+) /\1\2 /' "$TMP/drep" >"$TMP/drep.p"
+sed -E 's/^([^ ]+ [0-9]+ )[^ ]*-([0-9]+) /\1\2 /' "$TMP/dcut" >"$TMP/dcut.p"
+check "a file cut in half: exit 0, the cut said, no unknown event, its lines in the whole" \
+	"$rc/$(grep -c 'cut short at byte' "$TMP/dcut.err")/$(grep -c ' unknown:' "$TMP/dcut")/$(
+	   grep -v -x -F -f "$TMP/drep.p" "$TMP/dcut.p" | wc -l)/$(wc -l <"$TMP/dcut" |
+	   sed 's/^[1-9][0-9]*$/some/')" "0/1/0/0/some"
+"$BIN" latency block "$TMP/d.dat" >/dev/null 2>"$TMP/dlat.err"
+check "latency block on it: exit 1, block was off when it was recorded" \
+	"$?/$(grep -c 'no record of block:rq_issue (off when the trace was recorded' "$TMP/dlat.err")" \
+	"1/1"
+
 "$BIN" report "$TMP/t.dat.missing" >/dev/null 2>"$TMP/err"
 check "a missing file: exit 1 and its name" "$?/$(grep -c "t.dat.missing" "$TMP/err")" "1/1"
 if [ -n "$KTRACE_SAVE_DIR" ]; then
