@@ -950,9 +950,29 @@ static bool have_events(const struct kt_trace *t)
 	return false;
 }
 
+/* Whether a stream of events (not the metadata's) has a record. */
+static bool have_records(const struct kt_trace *t)
+{
+	struct ktrace_subbuf_header h;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_streams; i++) {
+		const struct kt_stream *s = &t->streams[i];
+		size_t off = 0, size;
+
+		while (s->channel != KTRACE_CHANNEL_LOW && off < s->size) {
+			size = subbuf_at(s, off, &h);
+			if (size && h.data_size)
+				return true;
+			off += size ? size : 4;
+		}
+	}
+	return false;
+}
+
 /*
  * A file cut short: say where, and what it lacks.  -1 if nothing in it
- * can be decoded (no metadata), 0 if what it holds is decoded.
+ * can be decoded (no metadata, or no event), 0 if what it holds is decoded.
  */
 static int cut_note(struct kt_trace *t)
 {
@@ -972,10 +992,12 @@ static int cut_note(struct kt_trace *t)
 		if (!t->text[parts[i].type])
 			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
 				 "%s%s", *missing ? ", " : "", parts[i].what);
-	if (!t->have_trace || !have_events(t)) {
+	if (!t->have_trace || !have_events(t) || !have_records(t)) {
 		fprintf(stderr,
-			"ktrace: %s: the file is cut short at byte %llu, before the end of the trace's metadata: nothing can be decoded\n",
-			t->path, (unsigned long long)t->size);
+			"ktrace: %s: the file is cut short at byte %llu, before %s: nothing can be decoded\n",
+			t->path, (unsigned long long)t->size,
+			!t->have_trace || !have_events(t) ? "the end of the trace's metadata" :
+			"its first event");
 		return -1;
 	}
 	fprintf(stderr,

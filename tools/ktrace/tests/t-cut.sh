@@ -4,9 +4,9 @@
 # The file is written by ktrace extract from a fake control directory
 # (as t-save.sh's: the streams of mktrace's synthetic trace), then cut
 # at many points: each cut file either says that nothing can be decoded
-# (a cut before the end of the metadata, which extract writes first), or
-# decodes what it holds: on each CPU, its lines are the first lines of the
-# whole file's report on that CPU.
+# (a cut before the end of the metadata, which extract writes first, or
+# before the first event), or decodes what it holds: on each CPU, its lines
+# are the first lines of the whole file's report on that CPU.
 
 cf=$tmp/cutfake
 "$mk" "$tmp/cf.dat" "$tmp/cf.exp" dir "$cf"
@@ -40,7 +40,7 @@ while [ "$cut" -lt "$size" ]; do
 	st=$?
 	cuts=$((cuts + 1))
 	if [ $st -eq 1 ] && [ ! -s "$tmp/cut.rep" ] &&
-	   grep -q "cut short at byte $cut, before the end of the trace's metadata: nothing can be decoded" \
+	   grep -Eq "cut short at byte $cut, before (the end of the trace's metadata|its first event): nothing can be decoded" \
 		"$tmp/cut.err"; then
 		nothing=$((nothing + 1))
 		last_nothing=$cut
@@ -57,7 +57,7 @@ while [ "$cut" -lt "$size" ]; do
 	# Every 24 bytes near the start (the metadata), then every 797 bytes.
 	if [ "$cut" -lt 2400 ]; then cut=$((cut + 24)); else cut=$((cut + 797)); fi
 done
-result "cut: $cuts cut points: $decoded decode a prefix of each CPU's lines, $nothing (to byte $last_nothing, in the metadata) say nothing can be decoded, $bad wrong" \
+result "cut: $cuts cut points: $decoded decode a prefix of each CPU's lines, $nothing (to byte $last_nothing: before the metadata or the first event) say nothing can be decoded, $bad wrong" \
 	"$([ $bad -eq 0 ] && [ $decoded -gt 60 ] && [ $last_nothing -lt $first_decoded ]; echo $?)"
 # The last bytes: everything but the symbols and the end.
 for back in 1 16; do
