@@ -29,9 +29,9 @@
  * Only periodic timers have a jitter: a timer is judged periodic when it
  * has at least TIMER_MIN_IV intervals and at least 3/4 of them are within
  * 1/8 of its median (a function that arms timers of many periods, such as
- * delayed_work_timer_fn, is not); of a periodic timer, an interval of two
- * medians or more is the timer stopped and started again (the tick of an
- * idle CPU), not judged either.
+ * delayed_work_timer_fn, is not).  Every interval of a periodic timer is
+ * judged, however long: a timer held back for several periods (interrupts
+ * off) is what the analysis is for.
  *
  * Pairs in flight are kept in a hash table, seeded per run (the keys come
  * from the file); finished pairs keep only their duration (8 bytes) and,
@@ -253,7 +253,7 @@ struct lat {
 	struct series *series;
 	size_t nr_series, series_size;
 	bool pass2;			/* timer: intervals known */
-	size_t periodic, gaps;		/* timer: periodic timers, intervals not judged */
+	size_t periodic, skipped;	/* timer: periodic timers, intervals not judged */
 	bool nomem;
 	FILE *out;
 };
@@ -784,9 +784,9 @@ static void timer_expire(struct lat *l, struct kt_trace *t, unsigned int tr,
 		return;
 	}
 	se = s->series < l->nr_series ? &l->series[s->series] : NULL;
-	if (!se || !se->periodic || iv >= 2 * se->median) {
-		/* Not periodic, or stopped for a while: no jitter. */
-		l->gaps += se && se->periodic;
+	if (!se || !se->periodic) {
+		/* Not periodic: no jitter. */
+		l->skipped++;
 		s->c.start = r->ns;
 		return;
 	}
@@ -1197,8 +1197,8 @@ static void report(struct lat *l)
 		kinds[l->kind].what, l->nr_values, nr_open);
 	if (l->kind == LAT_TIMER)
 		fprintf(l->out,
-			"# periodic timers: %zu of %zu (%u intervals or more, 3/4 of them within 1/8 of their median); intervals of two medians or more, not judged: %zu\n",
-			l->periodic, l->nr_series, TIMER_MIN_IV, l->gaps);
+			"# periodic timers: %zu of %zu (%u intervals or more, 3/4 of them within 1/8 of their median); intervals of the others, not judged: %zu\n",
+			l->periodic, l->nr_series, TIMER_MIN_IV, l->skipped);
 	if (!l->nr_values) {
 		fprintf(l->out, "count 0\n");
 	} else {

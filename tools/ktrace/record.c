@@ -1553,7 +1553,7 @@ static void rec_check_wait(struct recorder *r)
 /*
  * With no -e: the events enabled, unless nothing but ktrace's own (the
  * marks, as at boot), which would record nothing: then sched, irq and
- * syscalls (those the kernel has), said, as perf trace traces the
+ * syscalls too (those the kernel has), said, as perf trace traces the
  * system calls and trace-cmd asks for events.  NULL: leave the selection.
  */
 static char *default_events(struct recorder *r)
@@ -1579,7 +1579,7 @@ static char *default_events(struct recorder *r)
 	if (!*list)
 		return NULL;
 	fprintf(stderr,
-		"ktrace record: no event enabled but ktrace's own: recording %s (choose with -e)\n",
+		"ktrace record: no event enabled but ktrace's own: recording %s too (choose with -e)\n",
 		list);
 	return list;
 }
@@ -1596,6 +1596,7 @@ static int rec_change(struct rec_args *a)
 	struct recorder *r = a->r;
 	struct saved *s = &a->s;
 	unsigned int i;
+	bool added;
 
 	if ((trace_state(r->dir) != KT_STOPPED || strcmp(a->old_enable, "0")) &&
 	    change(r, s, "enable", "0"))
@@ -1623,10 +1624,12 @@ static int rec_change(struct rec_args *a)
 		if (!same && change(r, s, "buffer_size_kb", a->kb))
 			return -1;
 	}
-	if (!a->events)
+	/* The default adds to ktrace's own events (marks, trigger records). */
+	added = !a->events;
+	if (added)
 		a->events = default_events(r);
 	if (a->events) {
-		if (save_events(r, s) || ctl_write(r, "events/enable", "0"))
+		if (save_events(r, s) || (!added && ctl_write(r, "events/enable", "0")))
 			return -1;
 		for (tok = strtok(a->events, ","); tok; tok = strtok(NULL, ",")) {
 			event_file(r->dir, tok, file, sizeof(file));

@@ -1409,8 +1409,8 @@ static void latency_cpu1(struct sb *c1)
 	/*
 	 * delayed_work_timer_fn, the function of timers of many periods:
 	 * intervals of 1, 39, 1.5 and 138.5 ms, not periodic (1 of 4 within
-	 * 1/8 of the median, 1.5 ms).  A poll every 5 ms, stopped 50 ms once:
-	 * periodic, that interval not judged.
+	 * 1/8 of the median, 1.5 ms).  A poll every 5 ms, held back 45 ms
+	 * once: periodic, that interval late by 45 ms.
 	 */
 	lat_timer(c1, LAT_AT(61000000), LAT_DWORK, 0);
 	lat_timer(c1, LAT_AT(62000000), LAT_DWORK, 0);

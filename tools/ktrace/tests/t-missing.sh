@@ -44,14 +44,14 @@ for e in ktrace/mark sched/switch irq/hardirq_entry syscalls/entry block/rq_issu
 	echo 0 >"$rd/events/${e%/*}/enable"
 done
 echo 1 >"$rd/events/ktrace/mark/enable"
-echo 0 >"$rd/events/enable"
+echo X >"$rd/events/enable"
 KTRACE_DIR=$rd "$bin" record -o "$tmp/rd-r.dat" -m drop -- \
-	sh -c 'cd "$1/events" && cat sched/enable irq/enable syscalls/enable block/enable' sh "$rd" \
-	>"$tmp/rd.on" 2>"$tmp/rd.err"
+	sh -c 'cd "$1/events" && cat sched/enable irq/enable syscalls/enable block/enable enable \
+	       ktrace/mark/enable' sh "$rd" >"$tmp/rd.on" 2>"$tmp/rd.err"
 st=$?
-result "record with only ktrace's events on: sched, irq, syscalls enabled, said; exit 0" \
-	"$([ $st -eq 0 ] && [ "$(tr -d '\n' <"$tmp/rd.on")" = 1110 ] &&
-	   grep -q "^ktrace record: no event enabled but ktrace's own: recording sched,irq,syscalls (choose with -e)$" \
+result "record with only ktrace's events on: sched, irq, syscalls enabled too, said; exit 0" \
+	"$([ $st -eq 0 ] && [ "$(tr -d '\n' <"$tmp/rd.on")" = 1110X1 ] &&
+	   grep -q "^ktrace record: no event enabled but ktrace's own: recording sched,irq,syscalls too (choose with -e)$" \
 		"$tmp/rd.err"; echo $?)" "$tmp/rd.err"
 result "record: the last line gives the events saved and lost" \
 	"$(tail -n 1 "$tmp/rd.err" | grep -q "^ktrace record: [0-9]* bytes of trace in $tmp/rd-r.dat (3 streams): 150 events, 144 saved, 6 lost (3 dropped, 3 overwritten)$"; echo $?)" \
