@@ -137,6 +137,89 @@ const struct kt_event *find_event(const struct kt_set *s, const char *group,
 	return NULL;
 }
 
+/* @group:@name of @t's metadata, or NULL. */
+static const struct kt_event *event_in(const struct kt_trace *t, const char *group,
+				       const char *name)
+{
+	struct kt_set one = { .traces = (struct kt_trace *)t, .nr = 1 };
+
+	return find_event(&one, group, name);
+}
+
+/*
+ * Why the traces of @s hold no record of @gn ("GROUP:NAME"), appended to
+ * @buf: off when recorded, not an event of the kernel, on without a
+ * record, or not said by the file.
+ */
+static void why_none(const struct kt_set *s, const char *gn, char *buf, size_t size)
+{
+	char group[KTRACE_NAME_LEN + 1];
+	const char *name = strchr(gn, ':') + 1, *why;
+	bool in_meta = false, off = true, known = false;
+	unsigned int i;
+
+	snprintf(group, sizeof(group), "%.*s", (int)(name - gn - 1), gn);
+	for (i = 0; i < s->nr; i++) {
+		int on = kt_event_enabled(&s->traces[i], group, name);
+
+		in_meta |= !!event_in(&s->traces[i], group, name);
+		known |= on >= 0;
+		off &= on == 0;
+	}
+	if (!in_meta)
+		why = "not an event of the traced kernel";
+	else if (known && off)
+		why = "off when the trace was recorded: record it with -e";
+	else if (known)
+		why = "on, but no record: none happened, or all were lost (ktrace stat)";
+	else
+		why = "no record; the file does not say whether it was on";
+	snprintf(buf + strlen(buf), size - strlen(buf), "%s%s (%s%s%s)", *buf ? "; " : "", gn,
+		 why, known && off ? " " : "", known && off ? group : "");
+}
+
+/**
+ * kt_kt_need_events() - whether an analysis has something to work on
+ * @s: the open traces
+ * @cmd: the command, "io" or "latency", for the message
+ * @what: the trace file, or "the traces"
+ * @names: the events it reads, "GROUP:NAME", NULL-terminated
+ * @all: it needs a record of each (else of one of them)
+ *
+ * An analysis of a trace without the events it reads would print zero
+ * counts: this says which events have no record and why (off when the
+ * trace was recorded, from the file's events section; on without a
+ * record; not an event of the kernel).
+ *
+ * Return: 0 if the traces hold what it needs, else 1 after saying why.
+ */
+int kt_need_events(const struct kt_set *s, const char *cmd, const char *what,
+		   const char *const *names, bool all)
+{
+	char why[1024] = "";
+	unsigned int i, j, seen = 0, nr = 0;
+
+	for (i = 0; names[i]; i++, nr++) {
+		const char *name = strchr(names[i], ':') + 1;
+		char group[KTRACE_NAME_LEN + 1];
+		bool any = false;
+
+		snprintf(group, sizeof(group), "%.*s", (int)(name - names[i] - 1), names[i]);
+		for (j = 0; j < s->nr && !any; j++) {
+			const struct kt_event *ev = event_in(&s->traces[j], group, name);
+
+			any = ev && kt_event_seen(&s->traces[j], ev);
+		}
+		seen += any;
+		if (!any)
+			why_none(s, names[i], why, sizeof(why));
+	}
+	if (all ? seen == nr : seen > 0)
+		return 0;
+	fprintf(stderr, "ktrace %s: %s: nothing to analyse: no record of %s\n", cmd, what, why);
+	return 1;
+}
+
 /* SECONDS.NANOSECONDS; with @rel, signed: -S.N before the trigger, +S.N from it. */
 void time_word(char *buf, size_t size, int64_t ns, bool rel)
 {

@@ -126,7 +126,7 @@ int cmd_extract(int argc, char **argv)
 			r->dir);
 		goto out;
 	}
-	if (out_create(r) || out_finish(r, hide) || out_deliver(r))
+	if (out_create(r) || out_begin(r) || out_finish(r, hide) || out_deliver(r))
 		goto out;
 	ret = 0;
 out:

@@ -25,6 +25,7 @@
 struct io_task {
 	unsigned int trace;
 	int pid;
+	unsigned int nr_pids;		/* --comm: the processes of its name */
 	unsigned long long requests, bytes, rbytes, wbytes;
 	int64_t max_lat;		/* -1: no request ended */
 	unsigned long long gen;		/* of the window its cell is in */
@@ -54,6 +55,7 @@ struct io {
 	unsigned long long unknown;	/* issues of requests without description */
 	unsigned long long at_bound;	/* requests whose nr_sector saturated */
 	bool reads, writes;
+	bool by_comm;			/* --comm */
 };
 
 static int io_find_trigger(struct kt_trace *t, const struct kt_record *r, void *arg)
@@ -97,7 +99,8 @@ static struct io_task *io_task(struct io *io, const struct kt_trace *t, int pid)
 	s->pid = pid;
 	s->idx = io->nr_tasks++;
 	n += s->idx;
-	*n = (struct io_task){ .trace = t - io->b.set.traces, .pid = pid, .max_lat = -1 };
+	*n = (struct io_task){ .trace = t - io->b.set.traces, .pid = pid, .max_lat = -1,
+			       .nr_pids = 1 };
 	return n;
 }
 
@@ -298,14 +301,75 @@ static void io_split(const struct io *io, FILE *out, unsigned long long r, unsig
 		fprintf(out, " read_bytes=%llu write_bytes=%llu", r, w);
 }
 
+/*
+ * --comm: the processes of one name (in one trace) as one, as perf sched
+ * latency groups by comm: their counts added to the first of them, their
+ * windows' cells moved to it.  -p names one process: nothing to group.
+ */
+static void io_by_comm(struct io *io)
+{
+	char (*names)[40] = calloc(io->nr_tasks, sizeof(*names));
+	unsigned int *rep = calloc(io->nr_tasks, sizeof(*rep));
+	unsigned int i, j;
+	size_t k;
+
+	if (!names || !rep || io->b.pid >= 0)
+		goto out;
+	for (i = 0; i < io->nr_tasks; i++) {
+		struct io_task *task = &io->tasks[i], *to;
+
+		rep[i] = i;
+		if (!task->requests)
+			continue;
+		kt_comm_word(&io->b.set.traces[task->trace], task->pid, names[i],
+			     sizeof(names[i]));
+		for (j = 0; j < i; j++)
+			if (rep[j] == j && io->tasks[j].requests &&
+			    io->tasks[j].trace == task->trace && !strcmp(names[j], names[i]))
+				break;
+		if (j == i)
+			continue;
+		rep[i] = j;
+		to = &io->tasks[j];
+		to->requests += task->requests;
+		to->bytes += task->bytes;
+		to->rbytes += task->rbytes;
+		to->wbytes += task->wbytes;
+		to->max_lat = to->max_lat > task->max_lat ? to->max_lat : task->max_lat;
+		to->nr_pids++;
+		task->requests = 0;
+	}
+	for (k = 0; k < io->nr_cells; k++)
+		io->cells[k].task = rep[io->cells[k].task];
+out:
+	free(names);
+	free(rep);
+}
+
+/* "pid=PID comm=COMM", or with --comm "comm=COMM pids=N". */
+static const char *io_who(const struct io *io, const struct io_task *task, char *buf,
+			  size_t size)
+{
+	char comm[40];
+
+	kt_comm_word(&io->b.set.traces[task->trace], task->pid, comm, sizeof(comm));
+	if (io->by_comm && io->b.pid < 0)
+		snprintf(buf, size, "comm=%s pids=%u", comm, task->nr_pids);
+	else
+		snprintf(buf, size, "pid=%d comm=%s", task->pid, comm);
+	return buf;
+}
+
 static void io_print(struct io *io)
 {
 	unsigned long long requests = 0, bytes = 0;
 	unsigned int i, n = 0;
 	size_t j, k;
 	FILE *out = io->b.out;
-	char tw[48], host[96], comm[40];
+	char tw[48], host[96], who[64];
 
+	if (io->by_comm)
+		io_by_comm(io);
 	/* A window seen twice (times going back in a damaged trace): one cell. */
 	if (io->nr_cells)
 		qsort(io->cells, io->nr_cells, sizeof(*io->cells), cell_cmp);
@@ -335,8 +399,10 @@ static void io_print(struct io *io)
 		bytes += io->tasks[i].bytes;
 		n++;
 	}
-	fprintf(out, "# io: %llu requests, %llu bytes, %u processes, windows of %llu.%03llums\n",
-		requests, bytes, n, (unsigned long long)io->window / 1000000,
+	fprintf(out, "# io: %llu requests, %llu bytes, %u %s, windows of %llu.%03llums\n",
+		requests, bytes, n,
+		io->by_comm && io->b.pid < 0 ? "process names" : "processes",
+		(unsigned long long)io->window / 1000000,
 		(unsigned long long)io->window / 1000 % 1000);
 	fprintf(out, "# requests counted at their first issue (block:rq_issue), bytes from the\n"
 		"# request's description (nr_sector * 512), each request attributed to the\n"
@@ -362,10 +428,9 @@ static void io_print(struct io *io)
 		struct io_task *task = &io->tasks[c->task];
 
 		time_word(tw, sizeof(tw), c->start, io->relative);
-		kt_comm_word(&io->b.set.traces[task->trace], task->pid, comm, sizeof(comm));
-		fprintf(out, "window %s%s pid=%d comm=%s requests=%llu bytes=%llu", tw,
-			host_tok(&io->b, task->trace, host, sizeof(host)), task->pid, comm,
-			c->requests, c->bytes);
+		fprintf(out, "window %s%s %s requests=%llu bytes=%llu", tw,
+			host_tok(&io->b, task->trace, host, sizeof(host)),
+			io_who(io, task, who, sizeof(who)), c->requests, c->bytes);
 		io_split(io, out, c->rbytes, c->wbytes);
 		fputc('\n', out);
 	}
@@ -377,14 +442,13 @@ static void io_print(struct io *io)
 
 		if ((io->b.pid >= 0 && task->pid != io->b.pid) || !task->requests)
 			continue;
-		kt_comm_word(&io->b.set.traces[task->trace], task->pid, comm, sizeof(comm));
 		if (task->max_lat >= 0)
 			us_word(tw, sizeof(tw), task->max_lat);
 		else
 			snprintf(tw, sizeof(tw), "none");
-		fprintf(out, "total%s pid=%d comm=%s requests=%llu bytes=%llu",
-			host_tok(&io->b, task->trace, host, sizeof(host)), task->pid, comm,
-			task->requests, task->bytes);
+		fprintf(out, "total%s %s requests=%llu bytes=%llu",
+			host_tok(&io->b, task->trace, host, sizeof(host)),
+			io_who(io, task, who, sizeof(who)), task->requests, task->bytes);
 		/* The split after the tokens that every total line has. */
 		fprintf(out, " max_latency=%s", tw);
 		io_split(io, out, task->rbytes, task->wbytes);
@@ -395,6 +459,7 @@ static void io_print(struct io *io)
 /* Run io on the open traces of @io; 0, or 1 after a message. */
 static int io_run(struct io *io, const char *what)
 {
+	static const char *const needed[] = { "block:rq_issue", NULL };
 	int ret;
 
 	if (!find_event(&io->b.set, "block", "rq_issue")) {
@@ -402,6 +467,8 @@ static int io_run(struct io *io, const char *what)
 			what);
 		return 1;
 	}
+	if (kt_need_events(&io->b.set, "io", what, needed, true))
+		return 1;
 	if (io->relative) {
 		if (kt_set_merge(&io->b.set, io_find_trigger, io) < 0) {
 			fprintf(stderr, "ktrace io: %s: out of memory\n", what);
@@ -432,7 +499,7 @@ static void io_free(struct io *io)
 }
 
 static const char io_help[] =
-	"usage: ktrace io [-r] [--window T] [-p PID] [--offset FILE=NS]... [FILE...]\n"
+	"usage: ktrace io [-r] [--window T] [-p PID | -c] [--offset FILE=NS]... [FILE...]\n"
 	"\n"
 	"Per process, the block I/O issued (requests, bytes) in windows of time, of the\n"
 	"trace files (by default ktrace.dat): who flooded the disk, and when.\n"
@@ -446,6 +513,8 @@ static const char io_help[] =
 	"      --window T       the windows' length: a number and ns, us, ms or s\n"
 	"                       (default 100ms)\n"
 	"  -p, --pid PID        only this process\n"
+	"  -c, --comm           one line per process name (its processes added up,\n"
+	"                       pids=N), as perf sched latency groups by comm\n"
 	"      --offset FILE=NS add NS nanoseconds (signed) to the times of FILE\n"
 	"  -h, --help           this help\n";
 
@@ -455,6 +524,7 @@ int cmd_io(int argc, char **argv)
 		{ "relative", no_argument, NULL, 'r' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", no_argument, NULL, 'c' },
 		{ "offset", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -462,10 +532,13 @@ int cmd_io(int argc, char **argv)
 	struct io io = { .b.pid = -1, .b.out = stdout, .window = 100000000 };
 	int c, ret = 0;
 
-	while (!ret && (c = getopt_long(argc, argv, "rp:h", opts, NULL)) != -1) {
+	while (!ret && (c = getopt_long(argc, argv, "rp:ch", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			io.relative = true;
+			break;
+		case 'c':
+			io.by_comm = true;
 			break;
 		case 'w':
 			io.window = kt_parse_duration(optarg);

@@ -26,6 +26,12 @@
  * and the CPU it expired on, so that the per-CPU timers (the tick) are
  * told apart.  Its jitter is each interval less the median interval of
  * that timer (the lower median), found by a first pass over the trace.
+ * Only periodic timers have a jitter: a timer is judged periodic when it
+ * has at least TIMER_MIN_IV intervals and at least 3/4 of them are within
+ * 1/8 of its median (a function that arms timers of many periods, such as
+ * delayed_work_timer_fn, is not).  Every interval of a periodic timer is
+ * judged, however long: a timer held back for several periods (interrupts
+ * off) is what the analysis is for.
  *
  * Pairs in flight are kept in a hash table, seeded per run (the keys come
  * from the file); finished pairs keep only their duration (8 bytes) and,
@@ -49,6 +55,16 @@
 
 enum lat_kind { LAT_BLOCK, LAT_SYSCALL, LAT_WAKEUP, LAT_IRQ, LAT_IRQSOFF, LAT_TIMER, LAT_NR };
 
+/* What each kind needs a record of, to have anything to measure. */
+static const char *const needs[LAT_NR][3] = {
+	[LAT_BLOCK] = { "block:rq_issue", "block:rq_complete", NULL },
+	[LAT_SYSCALL] = { "syscalls:entry", "syscalls:exit", NULL },
+	[LAT_WAKEUP] = { "sched:wakeup", "sched:switch", NULL },
+	[LAT_IRQ] = { "irq:hardirq_entry", "irq:hardirq_exit", NULL },
+	[LAT_IRQSOFF] = { "irq:irqsoff", NULL },
+	[LAT_TIMER] = { "irq:timer_expire", NULL },
+};
+
 static const struct {
 	const char *name, *what, *need;
 	bool has_pid;
@@ -63,7 +79,7 @@ static const struct {
 		      "irq:hardirq_entry", false },
 	[LAT_IRQSOFF] = { "irqsoff", "irq:irqsoff periods", "irq:irqsoff", false },
 	[LAT_TIMER] = { "timer",
-			"irq:timer_expire intervals, jitter from each timer's median",
+			"irq:timer_expire intervals of periodic timers, jitter from each one's median",
 			"irq:timer_expire", false },
 };
 
@@ -171,12 +187,16 @@ struct lat_trace {
 	int *alias_from, *alias_to;
 };
 
-/* The intervals of one timer, and their median. */
+/* The intervals of one timer, their median, and whether it is periodic. */
 struct series {
 	int64_t *iv;
 	size_t n, size;
 	int64_t median;
+	bool periodic;
 };
+
+/* The fewest intervals of a timer judged periodic (see the top). */
+#define TIMER_MIN_IV	3
 
 struct lat {
 	enum lat_kind kind;
@@ -198,6 +218,7 @@ struct lat {
 	struct series *series;
 	size_t nr_series, series_size;
 	bool pass2;			/* timer: intervals known */
+	size_t periodic, skipped;	/* timer: periodic timers, intervals not judged */
 	bool nomem;
 	FILE *out;
 };
@@ -727,13 +748,20 @@ static void timer_expire(struct lat *l, struct kt_trace *t, unsigned int tr,
 		s->c.start = r->ns;
 		return;
 	}
+	se = s->series < l->nr_series ? &l->series[s->series] : NULL;
+	if (!se || !se->periodic) {
+		/* Not periodic: no jitter. */
+		l->skipped++;
+		s->c.start = r->ns;
+		return;
+	}
 	memset(&c, 0, sizeof(c));
 	c.start = s->c.start;
 	c.tr = tr;
 	c.cpu = r->cpu;
 	c.a = fn;
 	c.c = iv;
-	c.b = s->series < l->nr_series ? l->series[s->series].median : iv;
+	c.b = se->median;
 	c.value = iv - (int64_t)c.b;
 	/* The last irqs-off period of this CPU, if it ended within the interval. */
 	if (r->cpu < KTF_MAX_CPUS && lt->off_ns && lt->off_ns[r->cpu] > s->c.start &&
@@ -1132,6 +1160,10 @@ static void report(struct lat *l)
 	nr_open = collect_open(l, &open);
 	fprintf(l->out, "# latency %s: %s: %zu pairs, %zu open\n", kinds[l->kind].name,
 		kinds[l->kind].what, l->nr_values, nr_open);
+	if (l->kind == LAT_TIMER)
+		fprintf(l->out,
+			"# periodic timers: %zu of %zu (%u intervals or more, 3/4 of them within 1/8 of their median); intervals of the others, not judged: %zu\n",
+			l->periodic, l->nr_series, TIMER_MIN_IV, l->skipped);
 	if (!l->nr_values) {
 		fprintf(l->out, "count 0\n");
 	} else {
@@ -1197,9 +1229,15 @@ static int timer_medians(struct lat *l)
 	size_t i;
 
 	for (i = 0; i < l->nr_series; i++) {
+		size_t j, near = 0;
+
 		se = &l->series[i];
 		qsort(se->iv, se->n, sizeof(*se->iv), cmp_i64);
 		se->median = se->n ? se->iv[(se->n - 1) / 2] : 0;
+		for (j = 0; j < se->n; j++)
+			near += llabs(se->iv[j] - se->median) <= se->median / 8;
+		se->periodic = se->n >= TIMER_MIN_IV && se->median > 0 && 4 * near >= 3 * se->n;
+		l->periodic += se->periodic;
 		free(se->iv);
 		se->iv = NULL;
 	}
@@ -1261,6 +1299,8 @@ static int lat_run(struct lat *l, const char *path)
 			kinds[l->kind].need, l->set->nr > 1 ? "traces'" : "trace's");
 		return 1;
 	}
+	if (kt_need_events(l->set, "latency", path, needs[l->kind], true))
+		return 1;
 	ret = kt_set_merge(l->set, lat_one, l);
 	if (!ret && l->kind == LAT_TIMER)
 		ret = timer_medians(l);

@@ -382,6 +382,10 @@ static int rc_run(struct reclaim *rc, const char *what)
 		"direct_reclaim_begin", "shrink_inactive", "oom_kill", "kswapd_sleep",
 	};
 	static const char *const needed[] = { "priority", "scanned", "reclaimed" };
+	static const char *const names[] = {
+		"vm:direct_reclaim_begin", "vm:shrink_inactive", "vm:oom_kill", "vm:kswapd_sleep",
+		NULL,
+	};
 	const struct kt_event *ev;
 	unsigned int i;
 	bool any = false;
@@ -403,6 +407,8 @@ static int rc_run(struct reclaim *rc, const char *what)
 			return 1;
 		}
 	}
+	if (kt_need_events(&rc->b.set, "reclaim", what, names, false))
+		return 1;
 	if (kt_set_merge(&rc->b.set, rc_one, rc)) {
 		fprintf(stderr, "ktrace reclaim: %s: out of memory\n", what);
 		return 1;

@@ -386,7 +386,6 @@ int out_resolve(struct recorder *r)
  */
 int out_create(struct recorder *r)
 {
-	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
 	const char *dir = getenv("TMPDIR");
 	int fd;
 
@@ -416,7 +415,7 @@ int out_create(struct recorder *r)
 	r->f = fdopen(fd, "w");
 	if (!r->f)
 		close(fd);
-	if (r->f && fwrite(&h, sizeof(h), 1, r->f) == 1)
+	if (r->f && !kt_put_header(r->f))
 		return 0;
 	fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, errno ? strerror(errno) :
 		"write error");
@@ -507,12 +506,16 @@ fail:
 	return -1;
 }
 
-/* Copy what the stream files hold now, until read() returns 0; -1 on an error. */
+/*
+ * Copy what the stream files hold now, until read() returns 0; -1 on an
+ * error.  The low channel first: its stream starts with the metadata, which
+ * a file cut short needs to decode what it holds (trace.h).
+ */
 static int drain(struct recorder *r)
 {
 	unsigned int ch, cpu;
 
-	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+	for (ch = KTRACE_NR_CHANNELS; ch-- > 0;) {
 		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 			ssize_t n;
 
@@ -693,6 +696,124 @@ static const char *next_line(const char *line)
 	return line && line[1] ? line + 1 : NULL;
 }
 
+/* The sums of " KEY=N" over the lines of a stats text. */
+static unsigned long long stats_sum(const char *stats, const char *key)
+{
+	unsigned long long sum = 0, v;
+	size_t len = strlen(key);
+	const char *p;
+
+	for (p = stats; p && (p = strstr(p, key)); p += len)
+		if (p > stats && p[-1] == ' ' && p[len] == '=' &&
+		    sscanf(p + len + 1, "%llu", &v) == 1)
+			sum += v;
+	return sum;
+}
+
+/*
+ * The events enabled now: "GROUP:NAME" lines of every events/GROUP/NAME
+ * whose enable file reads 1 (the events section, trace.h); NULL if the
+ * events directory cannot be read or memory is short.
+ */
+static char *enabled_events(const char *dir)
+{
+	char path[4096], file[KTRACE_NAME_LEN * 2 + 32], *text = NULL, *v;
+	size_t len = 0, max = 0;
+	struct dirent *g, *e;
+	DIR *groups, *events;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	groups = opendir(path);
+	if (!groups)
+		return NULL;
+	text = calloc(1, 1);
+	while (text && (g = readdir(groups))) {
+		if (g->d_name[0] == '.' || strlen(g->d_name) > KTRACE_NAME_LEN)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", dir, g->d_name);
+		events = opendir(path);
+		while (text && events && (e = readdir(events))) {
+			if (e->d_name[0] == '.' || strlen(e->d_name) > KTRACE_NAME_LEN)
+				continue;
+			snprintf(file, sizeof(file), "events/%s/%s/enable", g->d_name, e->d_name);
+			v = ctl_value(dir, file);
+			if (v && !strcmp(v, "1")) {
+				if (len + 2 * KTRACE_NAME_LEN + 3 > max) {
+					char *nt = realloc(text, max = 2 * max + 4096);
+
+					if (!nt)
+						free(text);
+					text = nt;
+				}
+				if (text)
+					len += sprintf(text + len, "%s:%s\n", g->d_name, e->d_name);
+			}
+			free(v);
+		}
+		if (events)
+			closedir(events);
+	}
+	closedir(groups);
+	return text;
+}
+
+/**
+ * out_begin() - the sections a trace file has before its streams
+ * @r: the recorder, its file created
+ *
+ * What decoding a file cut short needs, first (trace.h): uname, the events
+ * enabled now, the tasks alive; for extract also the comms and the
+ * triggers, which cannot change while a stopped trace is read (record
+ * writes them at the end, with the tasks again).
+ *
+ * Return: 0, or -1 after saying why.
+ */
+int out_begin(struct recorder *r)
+{
+	struct utsname u;
+	char text[1024], *ev;
+	int ret = 0;
+
+	if (!uname(&u)) {
+		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
+			 u.release, u.version, u.machine);
+		if (section(r, KTF_UNAME, 0, 0, text, strlen(text)))
+			return -1;
+	}
+	ev = enabled_events(r->dir);
+	if (ev)
+		ret = section(r, KTF_EVENTS, 0, 0, ev, strlen(ev));
+	free(ev);
+	if (ret || add_tasks(r))
+		return -1;
+	if (r->extract &&
+	    (add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers")))
+		return -1;
+	return 0;
+}
+
+/*
+ * The last line of record and extract: the bytes; the events of the
+ * stats file (those that reached the buffers), saved (read) and lost.
+ */
+static void out_said(struct recorder *r)
+{
+	unsigned long long events, dropped, over;
+	char path[4096], *stats;
+
+	snprintf(path, sizeof(path), "%s/stats", r->dir);
+	stats = slurp(path, 1 << 20);
+	events = stats_sum(stats, "events");
+	dropped = stats_sum(stats, "dropped");
+	over = stats_sum(stats, "overwritten");
+	free(stats);
+	fprintf(stderr,
+		"ktrace %s: %llu bytes of trace in %s (%u streams): %llu events, %llu saved, %llu lost (%llu dropped, %llu overwritten)\n",
+		r->cmd, r->stream_bytes, r->out, r->nr_streams, events,
+		events >= dropped + over ? events - dropped - over : 0, dropped + over, dropped,
+		over);
+}
+
 /*
  * What must not change while extract reads: the state line of ``stats``
  * and, for each line "cpuN CHANNEL events=E ...", its first three words.
@@ -775,9 +896,6 @@ int rec_compress_opt(struct recorder *r, const char *arg)
  */
 int out_finish(struct recorder *r, bool hide)
 {
-	struct utsname u;
-	char text[1024];
-
 	if (open_streams(r) < 0 || drain(r))
 		goto fail;
 	if (r->extract && !r->stream_bytes) {
@@ -786,16 +904,14 @@ int out_finish(struct recorder *r, bool hide)
 			r->cmd);
 		goto fail;
 	}
-	if (add_tasks(r) || add_text(r, KTF_STATS, "stats") ||
-	    add_text(r, KTF_COMMS, "comms") || add_text(r, KTF_TRIGGERS, "triggers") ||
-	    cut(r) || changed_while_read(r))
+	/* record: the names and triggers of the end (extract wrote them first). */
+	if ((!r->extract && (add_tasks(r) || add_text(r, KTF_COMMS, "comms") ||
+			     add_text(r, KTF_TRIGGERS, "triggers"))) ||
+	    add_text(r, KTF_STATS, "stats") || cut(r) || changed_while_read(r))
 		goto fail;
-	if (!uname(&u)) {
-		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
-			 u.release, u.version, u.machine);
-		if (section(r, KTF_UNAME, 0, 0, text, strlen(text)))
-			goto fail;
-	}
+	/* The end (trace.h); the symbols are added before it. */
+	if (section(r, KTF_END, 0, 0, NULL, 0))
+		goto fail;
 	if (fclose(r->f)) {
 		r->f = NULL;
 		fprintf(stderr, "ktrace %s: %s: %s\n", r->cmd, r->tmp, strerror(errno));
@@ -1205,23 +1321,13 @@ static const char record_help[] =
 /* Sums of the stats file: events, and events lost (dropped, overwritten). */
 static void progress(const struct recorder *r)
 {
-	unsigned long long events = 0, lost = 0, v;
-	char path[4096], *stats, *p;
+	char path[4096], *stats;
+	unsigned long long events, lost;
 
 	snprintf(path, sizeof(path), "%s/stats", r->dir);
 	stats = slurp(path, 1 << 20);
-	for (p = stats; p && (p = strstr(p, " events=")); p++) {
-		if (sscanf(p, " events=%llu", &v) == 1)
-			events += v;
-	}
-	for (p = stats; p && (p = strstr(p, " dropped=")); p++) {
-		if (sscanf(p, " dropped=%llu", &v) == 1)
-			lost += v;
-	}
-	for (p = stats; p && (p = strstr(p, " overwritten=")); p++) {
-		if (sscanf(p, " overwritten=%llu", &v) == 1)
-			lost += v;
-	}
+	events = stats_sum(stats, "events");
+	lost = stats_sum(stats, "dropped") + stats_sum(stats, "overwritten");
 	free(stats);
 	fprintf(stderr, "\rktrace record: %llu bytes, %llu events, %llu lost", r->bytes,
 		events, lost);
@@ -1604,6 +1710,40 @@ static void rec_check_wait(struct recorder *r)
 }
 
 /*
+ * With no -e: the events enabled, unless nothing but ktrace's own (the
+ * marks, as at boot), which would record nothing: then sched, irq and
+ * syscalls too (those the kernel has), said, as perf trace traces the
+ * system calls and trace-cmd asks for events.  NULL: leave the selection.
+ */
+static char *default_events(struct recorder *r)
+{
+	static const char *const groups[] = { "sched", "irq", "syscalls" };
+	static char list[64];
+	char *on = enabled_events(r->dir), *p, path[4096];
+	bool own = on;
+	unsigned int i;
+
+	for (p = on; p && *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")])
+		own = own && !strncmp(p, "ktrace:", 7);
+	free(on);
+	if (!own)
+		return NULL;
+	*list = '\0';
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/enable", r->dir, groups[i]);
+		if (!access(path, F_OK))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 *list ? "," : "", groups[i]);
+	}
+	if (!*list)
+		return NULL;
+	fprintf(stderr,
+		"ktrace record: no event enabled but ktrace's own: recording %s too (choose with -e)\n",
+		list);
+	return list;
+}
+
+/*
  * Change, saving what is changed: stop first, so that nothing fires or is
  * recorded meanwhile; then the mode, the size, the events, the triggers
  * (the kernel is the only judge of a spec: if it refuses one, everything
@@ -1615,6 +1755,7 @@ static int rec_change(struct rec_args *a)
 	struct recorder *r = a->r;
 	struct saved *s = &a->s;
 	unsigned int i;
+	bool added;
 
 	if ((trace_state(r->dir) != KT_STOPPED || strcmp(a->old_enable, "0")) &&
 	    change(r, s, "enable", "0"))
@@ -1642,8 +1783,12 @@ static int rec_change(struct rec_args *a)
 		if (!same && change(r, s, "buffer_size_kb", a->kb))
 			return -1;
 	}
+	/* The default adds to ktrace's own events (marks, trigger records). */
+	added = !a->events;
+	if (added)
+		a->events = default_events(r);
 	if (a->events) {
-		if (save_events(r, s) || ctl_write(r, "events/enable", "0"))
+		if (save_events(r, s) || (!added && ctl_write(r, "events/enable", "0")))
 			return -1;
 		for (tok = strtok(a->events, ","); tok; tok = strtok(NULL, ",")) {
 			event_file(r->dir, tok, file, sizeof(file));
@@ -1705,6 +1850,9 @@ static int rec_start(struct rec_args *a, int argc, char **argv)
 	if (c < 0 || (c > 0 && discard_streams(r)))
 		return -1;
 	close_streams(r);
+	/* What a file cut short needs, before its streams (trace.h). */
+	if (out_begin(r))
+		return -1;
 	/* A signal during the setup: COMMAND is not started. */
 	if (sig_caught() || change(r, &a->s, "enable", "1"))
 		return -1;

@@ -61,6 +61,8 @@ int out_create(struct recorder *r);
 int open_streams(struct recorder *r);
 /* The counters of the stats file, to compare after reading. */
 char *stats_counters(const char *dir);
+/* The sections before the streams (trace.h); 0, or -1 after saying why. */
+int out_begin(struct recorder *r);
 /*
  * Read the streams, add the text sections and put the file in place (a
  * device or fifo: out_deliver() then copies it).

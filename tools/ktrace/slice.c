@@ -201,12 +201,10 @@ static int slice_write(FILE *f, const struct kt_trace *t, const struct slice *sl
 
 	if (kt_put_header(f))
 		return -1;
-	/* The metadata first, then the text, then the window's streams. */
-	for (i = 0; i < t->nr_streams; i++)
-		if (t->streams[i].channel == KTRACE_CHANNEL_LOW &&
-		    kt_put_section(f, KTF_STREAM, t->streams[i].channel, t->streams[i].cpu,
-				   t->streams[i].data, t->streams[i].size))
-			return -1;
+	/*
+	 * The layout of trace.h: the text, the metadata (the low channel), the
+	 * window's streams and the end section, which says the file is whole.
+	 */
 	for (i = KTF_UNAME; i <= KTF_TEXT_LAST; i++) {
 		const char *text = i == KTF_COMMS ? sl->comms : t->text[i];
 		size_t len = i == KTF_COMMS ? sl->comms_len : text ? strlen(text) : 0;
@@ -214,11 +212,18 @@ static int slice_write(FILE *f, const struct kt_trace *t, const struct slice *sl
 		if (len && kt_put_section(f, i, 0, 0, text, len))
 			return -1;
 	}
+	for (i = 0; i < t->nr_streams; i++)
+		if (t->streams[i].channel == KTRACE_CHANNEL_LOW &&
+		    kt_put_section(f, KTF_STREAM, t->streams[i].channel, t->streams[i].cpu,
+				   t->streams[i].data, t->streams[i].size))
+			return -1;
 	for (i = 0; i < sl->nr; i++)
 		if (sl->out[i].len &&
 		    kt_put_section(f, KTF_STREAM, sl->out[i].s->channel, sl->out[i].s->cpu,
 				   sl->out[i].buf, sl->out[i].len))
 			return -1;
+	if (kt_put_section(f, KTF_END, 0, 0, NULL, 0))
+		return -1;
 	return fflush(f) || fsync(fileno(f)) ? -1 : 0;
 }
 

@@ -518,9 +518,18 @@ static int addresses_left(const char *path, const struct kallsyms *ks)
 /* Append the symbols section to the file at path. */
 static int append_symbols(const char *path, const char *text, size_t len)
 {
-	FILE *f = fopen(path, "ab");
+	FILE *f = fopen(path, "r+b");
+	struct ktf_section end;
+	bool has_end = false;
 
-	if (!f || kt_put_section(f, KTF_SYMBOLS, 0, 0, text, len)) {
+	/* Before the end section of the file (trace.h), which stays last. */
+	if (f && !fseek(f, -(long)sizeof(end), SEEK_END) && fread(&end, sizeof(end), 1, f) == 1)
+		has_end = le32toh(end.type) == KTF_END && !end.length;
+	if (f && fseek(f, has_end ? -(long)sizeof(end) : 0, SEEK_END))
+		goto fail;
+	if (!f || kt_put_section(f, KTF_SYMBOLS, 0, 0, text, len) ||
+	    (has_end && kt_put_section(f, KTF_END, 0, 0, NULL, 0))) {
+fail:
 		fprintf(stderr, "ktrace: %s: %s\n", path, strerror(errno));
 		if (f)
 			fclose(f);
@@ -543,10 +552,8 @@ static int append_symbols(const char *path, const char *text, size_t len)
 static int rewrite(const char *path, const struct kt_trace *t, const struct kallsyms *ks,
 		   const char *text, size_t len)
 {
-	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
 	struct stat st;
 	char *tmp = NULL;
-	unsigned int i;
 	FILE *f = NULL;
 	int fd, left;
 
@@ -564,16 +571,7 @@ static int rewrite(const char *path, const struct kt_trace *t, const struct kall
 		close(fd);
 		goto fail_tmp;
 	}
-	if (fwrite(&h, sizeof(h), 1, f) != 1)
-		goto fail_tmp;
-	for (i = 0; i < t->nr_streams; i++)
-		if (kt_put_section(f, KTF_STREAM, t->streams[i].channel, t->streams[i].cpu,
-				   t->streams[i].data, t->streams[i].size))
-			goto fail_tmp;
-	for (i = KTF_UNAME; i < KTF_SYMBOLS; i++)
-		if (t->text[i] && kt_put_section(f, i, 0, 0, t->text[i], strlen(t->text[i])))
-			goto fail_tmp;
-	if (kt_put_section(f, KTF_SYMBOLS, 0, 0, text, len))
+	if (kt_put_trace(f, t, text, len))
 		goto fail_tmp;
 	if (fflush(f) || fsync(fileno(f)))
 		goto fail_tmp;

@@ -46,19 +46,6 @@ void kt_warn(struct kt_trace *t, uint64_t offset, const char *fmt, ...)
 }
 
 /**
- * kt_put_header() - write the header of a trace file
- * @f: the file, at its start
- *
- * Return: 0, or -1 with errno set by the failed write.
- */
-int kt_put_header(FILE *f)
-{
-	struct ktf_header h = { .magic = KTF_MAGIC, .version = htole32(KTF_VERSION) };
-
-	return fwrite(&h, sizeof(h), 1, f) == 1 ? 0 : -1;
-}
-
-/**
  * kt_put_section() - write one section of a trace file
  * @f: the file
  * @type: enum ktf_section_type
@@ -87,6 +74,70 @@ int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
 	    (pad && fwrite(zero, 1, pad, f) != pad))
 		return -1;
 	return 0;
+}
+
+/**
+ * kt_put_header() - write the file header of a trace file
+ * @f: the file, at its start
+ *
+ * The header of the layout trace.h describes: the writer promises a
+ * KTF_END section last (KTF_FLAG_END), so that a reader can tell a file
+ * cut short.
+ *
+ * Return: 0, or -1 with errno set by the failed write.
+ */
+int kt_put_header(FILE *f)
+{
+	struct ktf_header h = {
+		.magic = KTF_MAGIC,
+		.version = htole32(KTF_VERSION),
+		.flags = htole32(KTF_FLAG_END),
+	};
+
+	return fwrite(&h, sizeof(h), 1, f) == 1 ? 0 : -1;
+}
+
+/**
+ * kt_put_trace() - write a whole trace file from a decoded trace
+ * @f: the file, empty
+ * @t: the trace
+ * @symbols: the text of its symbols section (NULL: @t's own, if any)
+ * @len: its length
+ *
+ * The layout of trace.h: the header, the text sections but stats and
+ * symbols, the streams (low, medium, high: the metadata first), the
+ * stats, the symbols and the end.
+ *
+ * Return: 0, or -1 with errno set by the failed write.
+ */
+int kt_put_trace(FILE *f, const struct kt_trace *t, const char *symbols, size_t len)
+{
+	static const unsigned int first[] = { KTF_UNAME, KTF_EVENTS, KTF_TASKS, KTF_COMMS,
+					      KTF_TRIGGERS };
+	unsigned int i, ch;
+
+	if (kt_put_header(f))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		if (t->text[first[i]] && kt_put_section(f, first[i], 0, 0, t->text[first[i]],
+							strlen(t->text[first[i]])))
+			return -1;
+	for (ch = KTRACE_NR_CHANNELS; ch-- > 0;)
+		for (i = 0; i < t->nr_streams; i++)
+			if (t->streams[i].channel == ch &&
+			    kt_put_section(f, KTF_STREAM, ch, t->streams[i].cpu,
+					   t->streams[i].data, t->streams[i].size))
+				return -1;
+	if (t->text[KTF_STATS] && kt_put_section(f, KTF_STATS, 0, 0, t->text[KTF_STATS],
+						 strlen(t->text[KTF_STATS])))
+		return -1;
+	if (!symbols && t->text[KTF_SYMBOLS]) {
+		symbols = t->text[KTF_SYMBOLS];
+		len = strlen(symbols);
+	}
+	if (symbols && kt_put_section(f, KTF_SYMBOLS, 0, 0, symbols, len))
+		return -1;
+	return kt_put_section(f, KTF_END, 0, 0, NULL, 0);
 }
 
 /* The control directory: $KTRACE_DIR, else KT_DEFAULT_DIR. */
@@ -161,6 +212,10 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 			t->path, le32toh(h.version), KTF_VERSION);
 		return -1;
 	}
+	t->flags = le32toh(h.flags);
+	t->size = size;
+	/* Cut short until its end is seen (a file of the end flag). */
+	t->cut = t->flags & KTF_FLAG_END;
 	while (off < size) {
 		struct ktf_section sec;
 		uint64_t len, type;
@@ -168,17 +223,29 @@ static int read_sections(struct kt_trace *t, const unsigned char *map, size_t si
 		unsigned char *p;
 
 		if (size - off < sizeof(sec)) {
-			kt_warn(t, off, "truncated section header");
+			if (!t->cut)
+				kt_warn(t, off, "truncated section header");
 			break;
 		}
 		memcpy(&sec, map + off, sizeof(sec));
 		len = le64toh(sec.length);
 		type = le32toh(sec.type);
 		if (len > size - off - sizeof(sec)) {
-			kt_warn(t, off, "section of %llu bytes, only %llu left: truncated file",
-				(unsigned long long)len,
-				(unsigned long long)(size - off - sizeof(sec)));
+			/* A file of the end flag: said once, by cut_note(). */
+			if (!t->cut)
+				kt_warn(t, off,
+					"section of %llu bytes, only %llu left: truncated file",
+					(unsigned long long)len,
+					(unsigned long long)(size - off - sizeof(sec)));
 			len = size - off - sizeof(sec);
+		}
+		if (type == KTF_END && (t->flags & KTF_FLAG_END)) {
+			t->cut = false;
+			off += sizeof(sec) + ((len + 7) & ~7ULL);
+			if (off < size)
+				kt_warn(t, off, "%llu bytes after the end section ignored",
+					(unsigned long long)(size - off));
+			break;
 		}
 		off += sizeof(sec);
 		if (type == KTF_STREAM) {
@@ -636,6 +703,49 @@ static int task_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/*
+ * By pid, then by position: a section written twice (at the start and the
+ * end of a recording) names a pid by its later line.  The comm of the
+ * sort is the line's index (the names are copied back after).
+ */
+struct task_line {
+	struct kt_task task;
+	size_t line;
+};
+
+static int task_line_cmp(const void *a, const void *b)
+{
+	const struct task_line *x = a, *y = b;
+
+	if (x->task.pid != y->task.pid)
+		return (x->task.pid > y->task.pid) - (x->task.pid < y->task.pid);
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Sort @n tasks by pid, keeping the last of each pid; how many are left. */
+static size_t tasks_unique(struct kt_task *tasks, size_t n)
+{
+	struct task_line *l = malloc(n * sizeof(*l));
+	size_t i, out = 0;
+
+	if (!l) {
+		qsort(tasks, n, sizeof(*tasks), task_cmp);
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		l[i].task = tasks[i];
+		l[i].line = i;
+	}
+	qsort(l, n, sizeof(*l), task_line_cmp);
+	for (i = 0; i < n; i++) {
+		if (out && tasks[out - 1].pid == l[i].task.pid)
+			out--;
+		tasks[out++] = l[i].task;
+	}
+	free(l);
+	return out;
+}
+
 /* "PID COMM" lines of a text section (tasks, comms), sorted by pid. */
 static unsigned int read_tasks(const char *p, struct kt_task **tasks)
 {
@@ -667,9 +777,7 @@ static unsigned int read_tasks(const char *p, struct kt_task **tasks)
 		}
 		p += len + !!nl;
 	}
-	if (n)
-		qsort(*tasks, n, sizeof(**tasks), task_cmp);
-	return n;
+	return n ? tasks_unique(*tasks, n) : 0;
 }
 
 static int symbol_cmp(const void *a, const void *b)
@@ -783,6 +891,121 @@ const char *kt_symbol(const struct kt_trace *t, uint64_t value)
 	return found ? found->name : NULL;
 }
 
+/*
+ * A stream of a file cut short ends inside a subbuffer: keep its whole
+ * records, as a shorter subbuffer (its header's data_size), so that every
+ * reader decodes them without a warning.  The copy of the stream is
+ * changed, never the file.
+ */
+static void trim_cut_stream(struct kt_stream *s)
+{
+	struct ktrace_subbuf_header h;
+	size_t off = 0, size, pos;
+	uint64_t clock = 0;
+
+	while (off < s->size) {
+		size = subbuf_at(s, off, &h);
+		if (size) {
+			off += size;
+			continue;
+		}
+		if (s->size - off < sizeof(h)) {
+			s->size = off;
+			return;
+		}
+		if (h.magic != KTRACE_MAGIC || !version_ok(h.version) ||
+		    h.channel != s->channel || h.cpu != s->cpu || h.data_size % 4) {
+			off += 4;	/* corrupt: the readers say so */
+			continue;
+		}
+		/* The subbuffer the cut fell in: its whole records. */
+		for (pos = sizeof(h);;) {
+			struct kt_record r;
+			int ret = decode_record(s->data + off + pos, s->size - off - pos,
+						&clock, &r);
+
+			if (ret <= 0)
+				break;
+			pos += ret;
+		}
+		h.data_size = pos - sizeof(h);
+		memcpy(s->data + off, &h, sizeof(h));
+		s->size = off + pos;
+		return;
+	}
+}
+
+/* Whether @t has any event in its metadata. */
+static bool have_events(const struct kt_trace *t)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < 256 * 256; i++)
+		if (t->expanded[i / 256][i % 256])
+			return true;
+	for (i = 0; i < KTRACE_NR_CHANNELS; i++)
+		for (j = 0; j <= KTRACE_ID_COMPACT_MAX; j++)
+			if (t->compact[i][j])
+				return true;
+	return false;
+}
+
+/* Whether a stream of events (not the metadata's) has a record. */
+static bool have_records(const struct kt_trace *t)
+{
+	struct ktrace_subbuf_header h;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_streams; i++) {
+		const struct kt_stream *s = &t->streams[i];
+		size_t off = 0, size;
+
+		while (s->channel != KTRACE_CHANNEL_LOW && off < s->size) {
+			size = subbuf_at(s, off, &h);
+			if (size && h.data_size)
+				return true;
+			off += size ? size : 4;
+		}
+	}
+	return false;
+}
+
+/*
+ * A file cut short: say where, and what it lacks.  -1 if nothing in it
+ * can be decoded (no metadata, or no event), 0 if what it holds is decoded.
+ */
+static int cut_note(struct kt_trace *t)
+{
+	static const struct {
+		unsigned int type;
+		const char *what;
+	} parts[] = {
+		{ KTF_UNAME, "uname" }, { KTF_EVENTS, "the enabled events" },
+		{ KTF_TASKS, "the tasks" }, { KTF_COMMS, "the saved comms" },
+		{ KTF_TRIGGERS, "the triggers" }, { KTF_STATS, "the stats" },
+		{ KTF_SYMBOLS, "the symbols" },
+	};
+	char missing[256] = "";
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		if (!t->text[parts[i].type])
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+				 "%s%s", *missing ? ", " : "", parts[i].what);
+	if (!t->have_trace || !have_events(t) || !have_records(t)) {
+		fprintf(stderr,
+			"ktrace: %s: the file is cut short at byte %llu, before %s: nothing can be decoded\n",
+			t->path, (unsigned long long)t->size,
+			!t->have_trace || !have_events(t) ? "the end of the trace's metadata" :
+			"its first event");
+		return -1;
+	}
+	fprintf(stderr,
+		"ktrace: %s: the file is cut short at byte %llu (no end section): decoding what it holds; the events after the cut are missing%s%s\n",
+		t->path, (unsigned long long)t->size, *missing ? "; not in it: " : "", missing);
+	return 0;
+}
+
 /**
  * kt_open_mem() - decode a trace file already in memory
  * @t: the trace, filled in
@@ -818,12 +1041,18 @@ int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t s
 			return -1;
 		}
 	}
+	for (i = 0; t->cut && i < t->nr_streams; i++)
+		trim_cut_stream(&t->streams[i]);
 	for (i = 0; i < t->nr_streams; i++) {
 		if (t->streams[i].channel == KTRACE_CHANNEL_LOW &&
 		    read_metadata(t, &t->streams[i])) {
 			kt_close(t);
 			return -1;
 		}
+	}
+	if (t->cut && cut_note(t)) {
+		kt_close(t);
+		return -1;
 	}
 	if (!t->have_clock)
 		kt_warn(t, 0, "no clock in the metadata: times are raw clock values");
@@ -960,6 +1189,75 @@ static void learn(struct kt_trace *t, const struct kt_record *r)
 	n->pid = pid;
 	memset(n->comm, 0, sizeof(n->comm));
 	memcpy(n->comm, r->data + commf->offset, len < 15 ? len : 15);
+}
+
+/**
+ * kt_event_seen() - whether a trace holds a record of an event
+ * @t: the trace
+ * @ev: an event of its metadata
+ *
+ * Reads the streams of @ev's channel until a record of it, quietly (the
+ * readers warn of what is corrupt).
+ *
+ * Return: true if there is one.
+ */
+bool kt_event_seen(const struct kt_trace *t, const struct kt_event *ev)
+{
+	struct ktrace_subbuf_header h;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_streams; i++) {
+		const struct kt_stream *s = &t->streams[i];
+		size_t off = 0, size;
+
+		if (s->channel != ev->channel)
+			continue;
+		while (off < s->size) {
+			size_t pos = sizeof(h);
+			uint64_t clock = 0;
+			struct kt_record r;
+			int ret;
+
+			size = subbuf_at(s, off, &h);
+			if (!size) {
+				off += 4;
+				continue;
+			}
+			while ((ret = decode_record(s->data + off + pos, size - pos, &clock,
+						    &r)) > 0) {
+				pos += ret;
+				if (ev->kind == KTRACE_EVENT_EXPANDED ?
+				    r.id == KTRACE_ID_EXPANDED && r.major == ev->major &&
+				    r.minor == ev->minor : r.id == ev->id)
+					return true;
+			}
+			off += size;
+		}
+	}
+	return false;
+}
+
+/**
+ * kt_event_enabled() - whether an event was on when the trace was recorded
+ * @t: the trace
+ * @group: the event's group
+ * @name: its name
+ *
+ * Return: 1 if the events section names @group:@name, 0 if it does not,
+ * -1 if the file has no events section (an older tool, or cut short).
+ */
+int kt_event_enabled(const struct kt_trace *t, const char *group, const char *name)
+{
+	size_t gl = strlen(group), nl = strlen(name);
+	const char *p = t->text[KTF_EVENTS];
+
+	if (!p)
+		return -1;
+	for (; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")])
+		if (!strncmp(p, group, gl) && p[gl] == ':' && !strncmp(p + gl + 1, name, nl) &&
+		    (p[gl + 1 + nl] == '\n' || !p[gl + 1 + nl]))
+			return 1;
+	return 0;
 }
 
 const char *kt_comm(const struct kt_trace *t, int pid)

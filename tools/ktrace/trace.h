@@ -5,9 +5,22 @@
  * A trace file ("ktrace.dat") is a file header and a list of sections,
  * all little-endian:
  *
- *   header   char magic[8] = "KTRACEF\n", u32 version = 1, u32 zero
+ *   header   char magic[8] = "KTRACEF\n", u32 version = 1, u32 flags
  *   section  u32 type, u16 channel, u16 cpu, u64 length, then length bytes
  *            and zero padding to a multiple of 8
+ *
+ * flags: KTF_FLAG_END says that the file's last section is a KTF_END
+ * section (empty); a file that has the flag and not that section was cut
+ * short (a size limit, a full disk), and is decoded as far as it goes.
+ * Files of earlier tools have flags 0 and are read as before.  The writers
+ * put what decoding needs first (kt_put_trace() is the layout): the text
+ * sections known at the start (uname, the enabled events, the tasks, and
+ * for extract the comms and triggers), then the streams, in passes, each
+ * pass the low channel first (its stream starts with the metadata), then
+ * medium, then high; then the text sections of the end (record: tasks,
+ * comms, triggers again; the stats), the symbols, and KTF_END.  A text
+ * section of one type may come several times: its texts are concatenated,
+ * and for tasks a later line of a pid wins.
  *
  * Sections: KTF_STREAM holds bytes of the relay file of one channel and
  * CPU, as read (a stream may come in several sections, in order); the
@@ -36,6 +49,8 @@
 #define KTF_MAGIC		"KTRACEF\n"
 #define KTF_VERSION		1
 #define KTF_MAX_CPUS		4096
+/* struct ktf_header.flags: the file ends with a KTF_END section. */
+#define KTF_FLAG_END		(1U << 0)
 
 enum ktf_section_type {
 	KTF_STREAM	= 1,
@@ -45,15 +60,17 @@ enum ktf_section_type {
 	KTF_STATS	= 5,
 	KTF_COMMS	= 6,
 	KTF_SYMBOLS	= 7,
+	KTF_EVENTS	= 8,
+	KTF_END		= 9,
 };
 
 /* The last text section type. */
-#define KTF_TEXT_LAST	KTF_SYMBOLS
+#define KTF_TEXT_LAST	KTF_EVENTS
 
 struct ktf_header {
 	char magic[8];
 	uint32_t version;
-	uint32_t zero;
+	uint32_t flags;
 };
 
 struct ktf_section {
@@ -176,6 +193,9 @@ struct kt_trace {
 	unsigned int nr_symbols;
 	char *symbol_names;		/* what their names point into */
 	bool symbols_hidden;		/* the values are tokens ("# hidden") */
+	uint32_t flags;			/* of the file header */
+	bool cut;			/* KTF_FLAG_END without KTF_END: cut short */
+	uint64_t size;			/* of the file */
 	unsigned int warnings;
 	struct kt_keys keys;		/* of the merge under way */
 	bool no_keys;			/* kt_merge() callers that print no field */
@@ -279,9 +299,19 @@ const char *kt_comm(const struct kt_trace *t, int pid);
 /* What the symbols section says a kernel-address value is; NULL: nothing. */
 const char *kt_symbol(const struct kt_trace *t, uint64_t value);
 const char *kt_channel_name(unsigned int ch);
-int kt_put_header(FILE *f);
 int kt_put_section(FILE *f, uint32_t type, unsigned int ch, unsigned int cpu,
 		   const void *data, size_t len);
+/* The file header of the layout above (flags KTF_FLAG_END); 0, or -1 (errno). */
+int kt_put_header(FILE *f);
+/* The whole trace @t in the layout above, @symbols as its symbols section. */
+int kt_put_trace(FILE *f, const struct kt_trace *t, const char *symbols, size_t len);
+/*
+ * Whether @group:@name was enabled when @t was recorded: 1 yes, 0 no, -1
+ * the file does not say (no events section).
+ */
+int kt_event_enabled(const struct kt_trace *t, const char *group, const char *name);
+/* Whether @t holds a record of @ev, an event of its metadata. */
+bool kt_event_seen(const struct kt_trace *t, const struct kt_event *ev);
 
 /* The control directory of the kernel, unless $KTRACE_DIR names another. */
 #define KT_DEFAULT_DIR		"/sys/kernel/debug/ktrace"
@@ -322,6 +352,13 @@ int cmd_stat(int argc, char **argv);
 /* ktrace latency (latency.c); kt_latency(): one KIND on open traces, to @out. */
 int cmd_latency(int argc, char **argv);
 int kt_latency(struct kt_set *s, const char *kind, FILE *out);
+/*
+ * 0 if the traces hold a record of each of @names ("GROUP:NAME", NULL
+ * ended; with !@all, of one of them), else 1 after saying on stderr which
+ * have none and why (off when recorded, ...): nothing to analyse.
+ */
+int kt_need_events(const struct kt_set *s, const char *cmd, const char *what,
+		   const char *const *names, bool all);
 /* ktrace io (io.c) and ktrace reclaim (reclaim.c); kt_analyze(): both, for the fuzzer. */
 int cmd_io(int argc, char **argv);
 int cmd_reclaim(int argc, char **argv);

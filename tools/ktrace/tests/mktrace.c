@@ -7,7 +7,7 @@
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
  *                           manykeys N ended|collide|badmeta|latency [HOST]|
- *                           io|reclaim|ctf|attrib|profile]
+ *                           io|reclaim|ctf|attrib|profile|nodata]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -1203,6 +1203,8 @@ static int badmeta_trace(void)
 #define LAT_SB		131072
 #define LAT_TICK	0xffffffff81003000ULL
 #define LAT_OTHER	0xffffffff81004000ULL
+#define LAT_DWORK	0xffffffff81005000ULL	/* not periodic */
+#define LAT_POLL	0xffffffff81006000ULL	/* periodic, stopped once */
 #define LAT_IRQSOFF	0xffffffff81002000ULL
 
 /* A clock value at @off ns after 5 s. */
@@ -1403,6 +1405,20 @@ static void latency_cpu1(struct sb *c1)
 		if (i % 3 == 0)
 			lat_timer(c1, LAT_AT(20500000 + i * 4000000ULL), LAT_OTHER, 0);
 	}
+	/*
+	 * delayed_work_timer_fn, the function of timers of many periods:
+	 * intervals of 1, 39, 1.5 and 138.5 ms, not periodic (1 of 4 within
+	 * 1/8 of the median, 1.5 ms).  A poll every 5 ms, held back 45 ms
+	 * once: periodic, that interval late by 45 ms.
+	 */
+	lat_timer(c1, LAT_AT(61000000), LAT_DWORK, 0);
+	lat_timer(c1, LAT_AT(62000000), LAT_DWORK, 0);
+	lat_timer(c1, LAT_AT(101000000), LAT_DWORK, 0);
+	lat_timer(c1, LAT_AT(102500000), LAT_DWORK, 0);
+	lat_timer(c1, LAT_AT(241000000), LAT_DWORK, 0);
+	for (i = 0; i < 8; i++)
+		lat_timer(c1, LAT_AT(61200000 + i * 5000000ULL + (i >= 5) * 45000000ULL),
+			  LAT_POLL, 0);
 }
 
 static int latency_trace(const char *host)
@@ -1413,7 +1429,9 @@ static int latency_trace(const char *host)
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	static const char syms[] = "ffffffff81002000 slow_path+0x20/0x100\n"
 				   "ffffffff81003000 tick_sched_timer+0x0/0x80\n"
-				   "ffffffff81004000 other_fn+0x0/0x40\n";
+				   "ffffffff81004000 other_fn+0x0/0x40\n"
+				   "ffffffff81005000 delayed_work_timer_fn+0x0/0x40\n"
+				   "ffffffff81006000 poll_fn+0x0/0x40\n";
 	static const char tasks[] = "90 kworker/0:1\n321 dd\n555 bigio\n600 sleeper\n"
 				    "601 reader\n602 thread\n603 quitter\n700 worker\n"
 				    "701 idler\n";
@@ -1624,6 +1642,38 @@ static int profile_trace(void)
 	sb_flush(&c1);
 	section(KTF_UNAME, 0, 0, uname, strlen(uname));
 	section(KTF_TASKS, 0, 0, tasks, strlen(tasks));
+ * mktrace TRACE EXPECTED nodata: the metadata of latency_trace() and no
+ * event of it, as a trace recorded without them, in the layout of the
+ * current tools (the end flag, the events section, the end): sched:switch,
+ * sched:wakeup and block:rq_issue were on (none happened), the others
+ * off.  One statedump:irq record on the medium channel.  With
+ * $MKTRACE_OLD, in the layout of earlier tools (no flag, no events
+ * section, no end).
+ */
+static int nodata_trace(void)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, KTF_FLAG_END };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	bool old = getenv("MKTRACE_OLD");
+	static const char events[] = "ktrace:mark\nsched:switch\nsched:wakeup\nblock:rq_issue\n";
+	unsigned char ex[24] = { 24 };
+
+	low.buf = malloc(SB_LOW);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	if (old)
+		h.flags = 0;
+	fwrite(&h, sizeof(h), 1, trace);
+	if (!old)
+		section(KTF_EVENTS, 0, 0, events, strlen(events));
+	latency_meta();
+	sb_begin(&med, 0, 0, LAT_AT(500));
+	memcpy(ex + 16, "eth0-rx", 7);
+	sb_expanded(&med, 4, 3, LAT_AT(500), ex, 23);
+	sb_end(&med, 0);
+	sb_flush(&med);
+	if (!old)
+		section(KTF_END, 0, 0, NULL, 0);
 	fclose(trace);
 	fclose(expect);
 	return 0;
@@ -1857,6 +1907,27 @@ static void an_reclaim(struct sb *c0, struct sb *c1, struct sb *c2, struct sb *c
 		sb_compact(c3, AN_END, AN_NS(45, 0), 10);
 }
 
+/*
+ * $MKTRACE_IO=dd: a second "my writer" (pid 4000, CPU 3) queues 5 writes
+ * of 4 KiB from 5.3 s, 10 ms apart, each issued 20 us later and completed
+ * 1 ms after its issue, on CPU 3.
+ */
+static void an_dd(struct sb *c3)
+{
+	struct ktrace_blk_desc d = { .dev = 8 << 20, .nr_sector = 8, .op = KTRACE_BLK_OP_WRITE };
+	unsigned int i;
+	uint64_t t;
+
+	for (i = 0; i < 5; i++) {
+		t = AN_NS(300 + i * 10, 0);
+		d.sector = 2000000 + i * 8;
+		sb_expanded(c3, BLK_MAJOR, 1, t, &d, sizeof(d));
+		sb_compact(c3, AN_INSERT, t + 5000, ktrace_blk_key(&d));
+		sb_compact(c3, AN_ISSUE, t + 20000, ktrace_blk_key(&d));
+		sb_compact(c3, AN_COMPLETE, t + 1020000, ktrace_blk_key(&d));
+	}
+}
+
 static int analyze_trace(bool io)
 {
 	static const char *const reasons[] = {
@@ -1880,6 +1951,9 @@ static int analyze_trace(bool io)
 	struct ktrace_meta_enum lru[] = { META_ENUM(0, "anon"), META_ENUM(1, "file") };
 	struct sb c0, c1, c2, c3, med;
 	const char *host = getenv("MKTRACE_HOST");
+	bool dd = io && getenv("MKTRACE_IO") && !strcmp(getenv("MKTRACE_IO"), "dd");
+	const char *names = dd ? "100 my writer\n200 flooder\n300 kworker/2:1\n4000 my writer\n" :
+				 tasks[!io];
 	unsigned char trig[24] = "user";
 	unsigned int i;
 
@@ -1956,11 +2030,13 @@ static int analyze_trace(bool io)
 		an_io(&c0, &c1, &c2);
 	else
 		an_reclaim(&c0, &c1, &c2, &c3);
+	if (dd)
+		an_dd(&c3);
 	an_end(&c0);
 	an_end(&c1);
 	an_end(&c2);
 	an_end(&c3);
-	section(KTF_TASKS, 0, 0, tasks[!io], strlen(tasks[!io]));
+	section(KTF_TASKS, 0, 0, names, strlen(names));
 	fclose(trace);
 	fclose(expect);
 	return 0;
@@ -2451,6 +2527,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return attrib_trace();
+	} else if (argc == 4 && !strcmp(argv[3], "nodata")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect)
+			return 1;
+		return nodata_trace();
 	} else if (argc == 4 && !strcmp(argv[3], "hostile")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
