@@ -794,7 +794,8 @@ int out_begin(struct recorder *r)
 
 /*
  * The last line of record and extract: the bytes; the events of the
- * stats file (those that reached the buffers), saved (read) and lost.
+ * stats file (those that reached the buffers), saved (read) and lost;
+ * the size compressed.
  */
 static void out_said(struct recorder *r)
 {
@@ -808,10 +809,13 @@ static void out_said(struct recorder *r)
 	over = stats_sum(stats, "overwritten");
 	free(stats);
 	fprintf(stderr,
-		"ktrace %s: %llu bytes of trace in %s (%u streams): %llu events, %llu saved, %llu lost (%llu dropped, %llu overwritten)\n",
+		"ktrace %s: %llu bytes of trace in %s (%u streams): %llu events, %llu saved, %llu lost (%llu dropped, %llu overwritten)",
 		r->cmd, r->stream_bytes, r->out, r->nr_streams, events,
 		events >= dropped + over ? events - dropped - over : 0, dropped + over, dropped,
 		over);
+	if (r->compress)
+		fprintf(stderr, "; zstd -%d: %lld bytes", r->compress, r->compressed);
+	fputc('\n', stderr);
 }
 
 /*
@@ -871,16 +875,6 @@ static bool changed_while_read(struct recorder *r)
 		fprintf(stderr, "ktrace %s: the trace restarted while it was read: not saved\n",
 			r->cmd);
 	return !same;
-}
-
-/* What was written, said at the end. */
-static void out_said(const struct recorder *r)
-{
-	fprintf(stderr, "ktrace %s: %llu bytes of trace in %s (%u streams)",
-		r->cmd, r->stream_bytes, r->out, r->nr_streams);
-	if (r->compress)
-		fprintf(stderr, ", zstd -%d: %lld bytes", r->compress, r->compressed);
-	fputc('\n', stderr);
 }
 
 int rec_compress_opt(struct recorder *r, const char *arg)
