@@ -1642,6 +1642,12 @@ static int profile_trace(void)
 	sb_flush(&c1);
 	section(KTF_UNAME, 0, 0, uname, strlen(uname));
 	section(KTF_TASKS, 0, 0, tasks, strlen(tasks));
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
+/*
  * mktrace TRACE EXPECTED nodata: the metadata of latency_trace() and no
  * event of it, as a trace recorded without them, in the layout of the
  * current tools (the end flag, the events section, the end): sched:switch,
