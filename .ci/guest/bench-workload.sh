@@ -3,13 +3,14 @@
 # Workload benchmark of the bench job (issue: instrumentation): a fork,
 # exec, pipe and block I/O mix timed with ktrace compiled in but off, with
 # every ktrace event on (overwrite mode), and with the matching ftrace
-# events on, three rounds of the three; the bytes each tracer wrote for it;
+# events on, ROUNDS rounds of the three; the bytes each tracer wrote for it;
 # and the statedump's duration with about 200 tasks.  Prints "key value"
 # lines.  Times are CLOCK_MONOTONIC ns (ktrace-now): under QEMU's
 # instruction counting, counts of guest instructions.
 KT=/sys/kernel/debug/ktrace
 TR=/sys/kernel/tracing
-ITER=${ITER:-200}
+ITER=${ITER:-600}
+ROUNDS=${ROUNDS:-5}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 mountpoint -q $TR 2>/dev/null || mount -t tracefs nodev $TR
 
@@ -80,7 +81,9 @@ ft_sum() { cat $TR/per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { s += $2 } END 
 echo "ftrace_events $(ft_events 0)"
 work >/dev/null	# warm up
 off="" kt="" ft=""
-for r in 1 2 3; do
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	r=$((r + 1))
 	off="$off $(timed)"
 	kt_on
 	kt="$kt $(timed)"

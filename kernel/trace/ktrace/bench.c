@@ -18,8 +18,10 @@
  * A benchmark, not a test: numbers under emulation (QEMU TCG) are only
  * meaningful as ratios within one boot; under QEMU's instruction counting
  * (make bench) guest time counts guest instructions, and two boots give
- * the same figures.  The trace clock is whatever ktrace.clock= chose:
- * make bench forces the TSC, the production path.
+ * the one-CPU figures within a few tenths of a percent (the all-CPU ones
+ * count both vCPUs' instructions, as one host thread interleaved them).
+ * The trace clock is whatever ktrace.clock= chose: make bench forces the
+ * TSC, the production path.
  */
 #define pr_fmt(fmt) "ktrace_bench: " fmt
 
