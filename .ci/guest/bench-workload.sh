@@ -9,7 +9,7 @@
 # instruction counting, counts of guest instructions.
 KT=/sys/kernel/debug/ktrace
 TR=/sys/kernel/tracing
-ITER=${ITER:-600}
+ITER=${ITER:-200}
 ROUNDS=${ROUNDS:-5}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 mountpoint -q $TR 2>/dev/null || mount -t tracefs nodev $TR
