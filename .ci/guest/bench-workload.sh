@@ -3,16 +3,19 @@
 # Workload benchmark of the bench job (issue: instrumentation): a fork,
 # exec, pipe and block I/O mix timed with ktrace compiled in but off, with
 # every ktrace event on (overwrite mode), and with the matching ftrace
-# events on; the bytes each tracer wrote for it; and the statedump's
-# duration with about 200 tasks.  Prints "key value" lines.
+# events on, ROUNDS rounds of the three; the bytes each tracer wrote for it;
+# and the statedump's duration with about 200 tasks.  Prints "key value"
+# lines.  Times are CLOCK_MONOTONIC ns (ktrace-now): under QEMU's
+# instruction counting, counts of guest instructions.
 KT=/sys/kernel/debug/ktrace
 TR=/sys/kernel/tracing
 ITER=${ITER:-200}
+ROUNDS=${ROUNDS:-5}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 mountpoint -q $TR 2>/dev/null || mount -t tracefs nodev $TR
 
-# centiseconds since boot
-now() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
+# CLOCK_MONOTONIC, ns
+now() { ktrace-now; }
 
 work() {
 	i=0
@@ -23,7 +26,8 @@ work() {
 	done
 }
 
-timed() { t0=$(now); work; echo $(($(now) - t0)); }
+# ns the workload took (awk: the shell's arithmetic may be 32-bit)
+timed() { t0=$(now); work; echo "$t0 $(now)" | awk '{ print $2 - $1 }'; }
 
 # The ftrace events matching ktrace's.
 FT_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new
@@ -74,12 +78,12 @@ ft_on() {
 ft_off() { echo 0 >$TR/tracing_on; ft_events 0 >/dev/null; }
 ft_sum() { cat $TR/per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { s += $2 } END { print s + 0 }'; }
 
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-
 echo "ftrace_events $(ft_events 0)"
 work >/dev/null	# warm up
 off="" kt="" ft=""
-for r in 1 2 3; do
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	r=$((r + 1))
 	off="$off $(timed)"
 	kt_on
 	kt="$kt $(timed)"
@@ -94,9 +98,10 @@ for r in 1 2 3; do
 	ft_off
 done
 echo "workload_iterations $ITER"
-echo "workload_cs_off $(echo "$off" | median) ($off)"
-echo "workload_cs_ktrace $(echo "$kt" | median) ($kt)"
-echo "workload_cs_ftrace $(echo "$ft" | median) ($ft)"
+# ns of each round, in order
+echo "workload_ns_off$off"
+echo "workload_ns_ktrace$kt"
+echo "workload_ns_ftrace$ft"
 echo "ktrace_bytes $kb"
 echo "ktrace_events $ke"
 echo "ktrace_history_bytes $hb"

@@ -16,6 +16,9 @@
  *   # cat /sys/kernel/debug/ktrace/mode
  *   drop overwrite [hybrid]
  *   # echo drop > /sys/kernel/debug/ktrace/mode
+ *   # cat /sys/kernel/debug/ktrace/clock
+ *   [tsc] mono
+ *   # echo mono > /sys/kernel/debug/ktrace/clock
  *   # echo 4096 > /sys/kernel/debug/ktrace/buffer_size_kb
  *   # echo "before the upgrade" > /sys/kernel/debug/ktrace/mark
  *   # echo "oom delay=100" > /sys/kernel/debug/ktrace/triggers
@@ -125,6 +128,41 @@ static const struct file_operations mode_fops = {
 	.open = simple_open,
 	.read = mode_read,
 	.write = mode_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t clock_read(struct file *file, char __user *ubuf, size_t cnt,
+			  loff_t *ppos)
+{
+	char buf[64];
+	int len = ktrace_clock_show(buf, sizeof(buf));
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+/*
+ * One of the clock names; -EINVAL otherwise, -EBUSY while tracing or with
+ * a latency trigger armed, -ENODEV or -EOPNOTSUPP for a TSC absent or not
+ * trusted.
+ */
+static ssize_t clock_write(struct file *file, const char __user *ubuf,
+			   size_t cnt, loff_t *ppos)
+{
+	char buf[KTRACE_CTL_MAX];
+	char *s;
+	int ret;
+
+	s = ktrace_ctl_get_user(ubuf, cnt, buf, sizeof(buf));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	ret = ktrace_set_clock(s);
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations clock_fops = {
+	.open = simple_open,
+	.read = clock_read,
+	.write = clock_write,
 	.llseek = default_llseek,
 };
 
@@ -423,6 +461,7 @@ static int __init ktrace_debugfs_init(void)
 	ktrace_dir = debugfs_create_dir("ktrace", NULL);
 	debugfs_create_file("enable", 0600, ktrace_dir, NULL, &enable_fops);
 	debugfs_create_file("mode", 0600, ktrace_dir, NULL, &mode_fops);
+	debugfs_create_file("clock", 0600, ktrace_dir, NULL, &clock_fops);
 	debugfs_create_file("buffer_size_kb", 0600, ktrace_dir, NULL,
 			    &buffer_size_kb_fops);
 	debugfs_create_file("stats", 0400, ktrace_dir, NULL, &stats_fops);

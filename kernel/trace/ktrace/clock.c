@@ -6,11 +6,13 @@
  *
  * Events carry a 27-bit truncated clock, (clock >> shift) & (2^27 - 1), and
  * full 64-bit timestamp records are written inline whenever the bits above
- * that range change.  The raw clock is the TSC where it is constant and
- * synchronized across CPUs (cheap, NMI-safe), else the NMI-safe fast
- * CLOCK_MONOTONIC accessor.  The shift is chosen once at boot as the largest
- * that keeps one unit at or below KTRACE_CLOCK_MAX_UNIT_NS: the coarser the
- * unit, the longer the 27-bit range and the fewer timestamp records.
+ * that range change.  The raw clock is, by default, the TSC where it is
+ * constant and synchronized across CPUs (cheap, NMI-safe), else the NMI-safe
+ * fast CLOCK_MONOTONIC accessor; "ktrace.clock=" at boot and the clock
+ * control file choose one ("tsc" or "mono").  The shift is chosen with the
+ * clock as the largest that keeps one unit at or below
+ * KTRACE_CLOCK_MAX_UNIT_NS: the coarser the unit, the longer the 27-bit range
+ * and the fewer timestamp records.
  */
 #define pr_fmt(fmt) "ktrace: " fmt
 
@@ -18,6 +20,8 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 #include <kunit/visibility.h>
 #ifdef CONFIG_X86
@@ -26,6 +30,19 @@
 #endif
 
 #include "clock.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "ktrace."
+
+/* "tsc" or "mono"; empty: the default, the TSC where it is trusted. */
+static char ktrace_clock_param[8];
+module_param_string(clock, ktrace_clock_param, sizeof(ktrace_clock_param), 0400);
+MODULE_PARM_DESC(clock, "trace clock: tsc (forced even where not trusted) or mono");
+
+static const char * const ktrace_clock_names[KTRACE_NR_CLOCKS] = {
+	[KTRACE_CLOCK_TSC] = "tsc",
+	[KTRACE_CLOCK_MONO] = "mono",
+};
 
 /* Set at boot; changed under ktrace_mutex with writers stopped. */
 struct ktrace_clock_info ktrace_clock = {
@@ -187,31 +204,176 @@ u64 ktrace_clock_units(u64 ns)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_units);
 
 /**
+ * ktrace_clock_parse() - the clock a name names
+ * @name: "tsc" or "mono", as written to the clock control file or given
+ *	as ktrace.clock= (without a trailing newline)
+ *
+ * Return: the &enum ktrace_clock_id, or -EINVAL if @name names none.
+ */
+int ktrace_clock_parse(const char *name)
+{
+	return match_string(ktrace_clock_names, KTRACE_NR_CLOCKS, name);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_parse);
+
+/**
+ * ktrace_clock_allowed() - tell whether a clock can be chosen
+ * @id: the clock, from ktrace_clock_parse()
+ * @caps: what the machine offers
+ *
+ * "mono" always can.  "tsc" needs a TSC of known rate, trusted (constant,
+ * non-stop, not marked unstable), or forced at boot by ktrace.clock=tsc:
+ * the way to measure the production write path in a guest whose TSC is
+ * not trusted (QEMU TCG), where CPUs may then record times out of order.
+ *
+ * Return: 0; -EINVAL for an unknown @id; -ENODEV for "tsc" without a TSC
+ * (another architecture, or no rate known); -EOPNOTSUPP for "tsc" when it
+ * is not trusted and was not forced.
+ */
+int ktrace_clock_allowed(int id, const struct ktrace_clock_caps *caps)
+{
+	switch (id) {
+	case KTRACE_CLOCK_MONO:
+		return 0;
+	case KTRACE_CLOCK_TSC:
+		if (!caps->tsc)
+			return -ENODEV;
+		return caps->tsc_trusted || caps->tsc_forced ? 0 : -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_allowed);
+
+/**
+ * ktrace_clock_list() - what reading the clock control file shows
+ * @buf: where the line goes
+ * @size: its size
+ * @caps: what the machine offers
+ * @cur: the name of the current clock (&ktrace_clock.name)
+ *
+ * The clocks that can be chosen, separated by spaces, the current one in
+ * brackets as ftrace's trace_clock shows it, and a newline; a current
+ * clock that cannot be chosen ("tsc-mono", the fallback of an unstable
+ * TSC) comes last, in brackets.
+ *
+ * Return: the length of the line, as scnprintf().
+ */
+int ktrace_clock_list(char *buf, size_t size,
+		      const struct ktrace_clock_caps *caps, const char *cur)
+{
+	bool shown = false;
+	int id, len = 0;
+
+	for (id = 0; id < KTRACE_NR_CLOCKS; id++) {
+		const char *name = ktrace_clock_names[id];
+		bool is_cur = !strcmp(name, cur);
+
+		if (ktrace_clock_allowed(id, caps) && !is_cur)
+			continue;
+		shown |= is_cur;
+		len += scnprintf(buf + len, size - len, is_cur ? "%s[%s]" : "%s%s",
+				 len ? " " : "", name);
+	}
+	if (!shown)
+		len += scnprintf(buf + len, size - len, "%s[%s]", len ? " " : "",
+				 cur);
+	len += scnprintf(buf + len, size - len, "\n");
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_list);
+
+/**
+ * ktrace_clock_get_caps() - what this machine offers the trace clock
+ * @caps: filled in
+ */
+void ktrace_clock_get_caps(struct ktrace_clock_caps *caps)
+{
+	*caps = (struct ktrace_clock_caps){
+		.tsc_forced = !strcmp(ktrace_clock_param, "tsc"),
+	};
+#ifdef CONFIG_X86
+	caps->tsc = boot_cpu_has(X86_FEATURE_TSC) && tsc_khz;
+	caps->tsc_trusted = caps->tsc &&
+			    boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+			    boot_cpu_has(X86_FEATURE_NONSTOP_TSC) &&
+			    !check_tsc_unstable();
+#endif
+}
+
+/**
+ * ktrace_clock_select() - make a clock the trace clock
+ * @id: the clock, from ktrace_clock_parse()
+ *
+ * With the writers stopped and ktrace_mutex held (or at boot): the raw
+ * clock, its rate, the shift for it and a new reference instant.  The
+ * caller starts a new trace, whose metadata describes the new clock:
+ * records of the old clock in the same buffers would be decoded in the
+ * new clock's unit.
+ *
+ * Return: 0, or the error of ktrace_clock_allowed(); nothing changes then.
+ */
+int ktrace_clock_select(int id)
+{
+	struct ktrace_clock_caps caps;
+	int ret;
+
+	ktrace_clock_get_caps(&caps);
+	ret = ktrace_clock_allowed(id, &caps);
+	if (ret)
+		return ret;
+	static_branch_disable(&ktrace_clock_emulated);
+#ifdef CONFIG_X86
+	if (id == KTRACE_CLOCK_TSC) {
+		ktrace_clock.name = ktrace_clock_names[id];
+		ktrace_clock.freq_hz = (u64)tsc_khz * 1000;
+		static_branch_enable(&ktrace_clock_tsc);
+	} else {
+		static_branch_disable(&ktrace_clock_tsc);
+	}
+#endif
+	if (id == KTRACE_CLOCK_MONO) {
+		ktrace_clock.name = ktrace_clock_names[id];
+		ktrace_clock.freq_hz = NSEC_PER_SEC;
+	}
+	ktrace_clock.shift = ktrace_clock_shift(ktrace_clock.freq_hz);
+	ktrace_clock_set_ref();
+	return 0;
+}
+
+/**
  * ktrace_clock_init() - choose the trace clock
  *
  * At boot, before the initcalls of the layers above (core_initcall) and so
  * before any channel exists, but after the secondary CPUs came up and
- * their TSCs were checked against the boot CPU's: the TSC where it is
- * constant, non-stop and not marked unstable, else CLOCK_MONOTONIC; then
- * the shift and the first reference instant.  The rate is tsc_khz as
- * calibrated at boot; the later refinement of the TSC clocksource does
- * not change it.
+ * their TSCs were checked against the boot CPU's: the clock ktrace.clock=
+ * names, else the TSC where it is constant, non-stop and not marked
+ * unstable, else CLOCK_MONOTONIC; then the shift and the first reference
+ * instant.  The rate is tsc_khz as calibrated at boot; the later
+ * refinement of the TSC clocksource does not change it.
  *
  * Return: 0.
  */
 static int __init ktrace_clock_init(void)
 {
-#ifdef CONFIG_X86
-	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
-	    boot_cpu_has(X86_FEATURE_NONSTOP_TSC) &&
-	    !check_tsc_unstable() && tsc_khz) {
-		ktrace_clock.name = "tsc";
-		ktrace_clock.freq_hz = (u64)tsc_khz * 1000;
-		static_branch_enable(&ktrace_clock_tsc);
+	struct ktrace_clock_caps caps;
+	int id = -EINVAL, ret = 0;
+
+	ktrace_clock_get_caps(&caps);
+	if (ktrace_clock_param[0]) {
+		id = ktrace_clock_parse(ktrace_clock_param);
+		ret = id < 0 ? id : ktrace_clock_allowed(id, &caps);
+		if (ret) {
+			pr_warn("ktrace.clock=%s refused (%d): the default clock\n",
+				ktrace_clock_param, ret);
+			id = -EINVAL;
+		} else if (id == KTRACE_CLOCK_TSC && !caps.tsc_trusted) {
+			pr_warn("clock tsc forced by ktrace.clock=tsc: not constant, non-stop and stable; times across CPUs may be out of order\n");
+		}
 	}
-#endif
-	ktrace_clock.shift = ktrace_clock_shift(ktrace_clock.freq_hz);
-	ktrace_clock_set_ref();
+	if (id < 0)
+		id = caps.tsc_trusted ? KTRACE_CLOCK_TSC : KTRACE_CLOCK_MONO;
+	ktrace_clock_select(id);
 	pr_info("clock %s, %llu Hz, shift %u (%llu ps per unit)\n",
 		ktrace_clock.name, ktrace_clock.freq_hz, ktrace_clock.shift,
 		mul_u64_u64_div_u64(PSEC_PER_SEC, 1ULL << ktrace_clock.shift,

@@ -28,8 +28,9 @@
  * @emu_raw: "tsc-mono": the TSC then
  * @emu_mult: "tsc-mono": TSC counts per nanosecond, times 2^%KTRACE_EMU_SHIFT
  *
- * Chosen at boot; changed only from "tsc" to "tsc-mono", with writers
- * stopped and ktrace_mutex held (see ktrace_clock_check()).
+ * Chosen at boot (ktrace.clock=), by the clock control file
+ * (ktrace_clock_select()) and from "tsc" to "tsc-mono" (see
+ * ktrace_clock_check()): always with writers stopped and ktrace_mutex held.
  */
 struct ktrace_clock_info {
 	const char *name;
@@ -41,6 +42,26 @@ struct ktrace_clock_info {
 };
 
 #define KTRACE_EMU_SHIFT	24
+
+/* The clocks one can choose (ktrace.clock=, the clock control file). */
+enum ktrace_clock_id {
+	KTRACE_CLOCK_TSC,
+	KTRACE_CLOCK_MONO,
+	KTRACE_NR_CLOCKS,
+};
+
+/**
+ * struct ktrace_clock_caps - what the machine offers the trace clock
+ * @tsc: a TSC of known rate (x86, tsc_khz calibrated)
+ * @tsc_trusted: that TSC is constant, non-stop and not marked unstable
+ * @tsc_forced: "ktrace.clock=tsc" was on the command line: the TSC may be
+ *	chosen even where it is not trusted (a benchmark under emulation)
+ */
+struct ktrace_clock_caps {
+	bool tsc;
+	bool tsc_trusted;
+	bool tsc_forced;
+};
 
 extern struct ktrace_clock_info ktrace_clock;
 DECLARE_STATIC_KEY_FALSE(ktrace_clock_tsc);
@@ -87,6 +108,12 @@ static __always_inline u64 ktrace_clock_read(void)
 }
 
 unsigned int ktrace_clock_shift(u64 freq_hz);
+int ktrace_clock_parse(const char *name);
+int ktrace_clock_allowed(int id, const struct ktrace_clock_caps *caps);
+int ktrace_clock_list(char *buf, size_t size,
+		      const struct ktrace_clock_caps *caps, const char *cur);
+void ktrace_clock_get_caps(struct ktrace_clock_caps *caps);
+int ktrace_clock_select(int id);
 bool ktrace_clock_check(void);
 void ktrace_clock_set_ref(void);
 void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns);

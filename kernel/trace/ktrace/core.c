@@ -515,6 +515,86 @@ unsigned long ktrace_get_buffer_size_kb(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_get_buffer_size_kb);
 
+/* Armed latency triggers: their thresholds and pairs are in clock units. */
+static unsigned int ktrace_clock_pins;
+
+/**
+ * ktrace_clock_pin() - keep the trace clock as it is, or let it change
+ * @pin: true to keep it, false to release a pin taken before
+ *
+ * For the latency triggers, whose thresholds and pending pairs are in
+ * trace clock units: while one is armed, ktrace_set_clock() fails with
+ * -EBUSY.  Under ktrace_mutex, so that a unit read after the pin is taken
+ * stays valid.
+ */
+void ktrace_clock_pin(bool pin)
+{
+	mutex_lock(&ktrace_mutex);
+	if (pin)
+		ktrace_clock_pins++;
+	else if (!WARN_ON_ONCE(!ktrace_clock_pins))
+		ktrace_clock_pins--;
+	mutex_unlock(&ktrace_mutex);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_pin);
+
+/**
+ * ktrace_set_clock() - choose the trace clock
+ * @name: "tsc" or "mono"
+ *
+ * A new clock starts a new trace, as a new mode does: the buffers are
+ * freed (records of the old clock would be decoded in the new clock's
+ * unit) and allocated empty at the next start, whose metadata describes
+ * the new clock.  Choosing the current clock changes nothing.
+ *
+ * Return: 0; -EINVAL for an unknown name; -ENODEV or -EOPNOTSUPP for a
+ * TSC that is absent or not trusted (ktrace_clock_allowed()); -EBUSY while
+ * tracing (a trace a trigger froze is stopped first) or while a latency
+ * trigger is armed.  Nothing changes on an error.
+ */
+int ktrace_set_clock(const char *name)
+{
+	int id = ktrace_clock_parse(name), ret = 0;
+
+	if (id < 0)
+		return id;
+	mutex_lock(&ktrace_mutex);
+	ktrace_stop_if_frozen();
+	if (ktrace_running || ktrace_clock_pins) {
+		ret = -EBUSY;
+	} else if (strcmp(name, ktrace_clock.name)) {
+		ret = ktrace_clock_select(id);
+		if (!ret)
+			ktrace_channels_free();
+	}
+	mutex_unlock(&ktrace_mutex);
+	/* As in ktrace_set_mode(). */
+	ktrace_channels_reap();
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_set_clock);
+
+/**
+ * ktrace_clock_show() - the line the clock control file reads
+ * @buf: where it goes
+ * @size: its size
+ *
+ * Return: its length: the clocks that can be chosen, the current one in
+ * brackets (ktrace_clock_list()).
+ */
+int ktrace_clock_show(char *buf, size_t size)
+{
+	struct ktrace_clock_caps caps;
+	int len;
+
+	ktrace_clock_get_caps(&caps);
+	mutex_lock(&ktrace_mutex);
+	len = ktrace_clock_list(buf, size, &caps, ktrace_clock.name);
+	mutex_unlock(&ktrace_mutex);
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_show);
+
 /**
  * ktrace_mark_write() - write an annotation into the trace
  * @text: the annotation

@@ -685,6 +685,8 @@ int ktrace_latency_arm(struct ktrace_trigger *t)
 		ret = -ENOMEM;
 		goto free_l;
 	}
+	/* The clock keeps its unit while the trigger is armed. */
+	ktrace_clock_pin(true);
 	l->threshold = ktrace_clock_units(t->spec.threshold_ns) ?: 1;
 	l->scan_period = max(msecs_to_jiffies(KTRACE_LAT_SCAN_MIN_MS),
 			     nsecs_to_jiffies(t->spec.threshold_ns));
@@ -698,6 +700,7 @@ int ktrace_latency_arm(struct ktrace_trigger *t)
 		 * and on @t, which the caller frees too.
 		 */
 		ktrace_lat_free_matcher(l);
+		ktrace_clock_pin(false);
 		return ret;
 	}
 	t->lat = l;
@@ -714,7 +717,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_latency_arm);
  * @t: the trigger, unpublished
  *
  * Unregisters the probes and waits for them to finish, so the matcher can
- * be freed.
+ * be freed; the trace clock may change again.
  */
 void ktrace_latency_disarm(struct ktrace_trigger *t)
 {
@@ -723,6 +726,7 @@ void ktrace_latency_disarm(struct ktrace_trigger *t)
 	ktrace_lat_hook(l, false);
 	ktrace_lat_free_matcher(l);
 	t->lat = NULL;
+	ktrace_clock_pin(false);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_latency_disarm);
 

@@ -114,11 +114,76 @@ static void clock_emulate_test(struct kunit *test)
 	}
 }
 
+/* Only the exact names; anything else is -EINVAL. */
+static void clock_parse_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ktrace_clock_parse("tsc"), KTRACE_CLOCK_TSC);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_parse("mono"), KTRACE_CLOCK_MONO);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_parse(""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_parse("TSC"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_parse("mono "), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_parse("monotonic"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_parse("tsc-mono"), -EINVAL);
+}
+
+struct clock_caps_case {
+	const char *name;
+	struct ktrace_clock_caps caps;
+	int tsc;		/* ktrace_clock_allowed() of "tsc" */
+	const char *cur;	/* the current clock */
+	const char *list;	/* ktrace_clock_list() */
+};
+
+static const struct clock_caps_case clock_caps_cases[] = {
+	{ "no TSC", { }, -ENODEV, "mono", "[mono]\n" },
+	{ "no TSC, forced", { .tsc_forced = true }, -ENODEV, "mono", "[mono]\n" },
+	{ "trusted TSC", { .tsc = true, .tsc_trusted = true }, 0, "tsc",
+	  "[tsc] mono\n" },
+	{ "trusted TSC, mono chosen", { .tsc = true, .tsc_trusted = true }, 0,
+	  "mono", "tsc [mono]\n" },
+	{ "untrusted TSC", { .tsc = true }, -EOPNOTSUPP, "mono", "[mono]\n" },
+	{ "untrusted TSC, forced", { .tsc = true, .tsc_forced = true }, 0, "tsc",
+	  "[tsc] mono\n" },
+	{ "TSC found unstable while chosen", { .tsc = true }, -EOPNOTSUPP, "tsc",
+	  "[tsc] mono\n" },
+	{ "TSC given up", { .tsc = true }, -EOPNOTSUPP, "tsc-mono",
+	  "mono [tsc-mono]\n" },
+};
+
+static void clock_caps_case_desc(const struct clock_caps_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(clock_caps, clock_caps_cases, clock_caps_case_desc);
+
+/* What can be chosen, and what reading the control file shows. */
+static void clock_caps_test(struct kunit *test)
+{
+	const struct clock_caps_case *c = test->param_value;
+	char buf[64];
+	int len;
+
+	KUNIT_EXPECT_EQ(test, ktrace_clock_allowed(KTRACE_CLOCK_TSC, &c->caps), c->tsc);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_allowed(KTRACE_CLOCK_MONO, &c->caps), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_allowed(KTRACE_NR_CLOCKS, &c->caps), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_allowed(-EINVAL, &c->caps), -EINVAL);
+	len = ktrace_clock_list(buf, sizeof(buf), &c->caps, c->cur);
+	KUNIT_EXPECT_STREQ(test, buf, c->list);
+	KUNIT_EXPECT_EQ(test, len, strlen(c->list));
+	/* A short buffer: truncated, never overrun, still terminated. */
+	len = ktrace_clock_list(buf, 4, &c->caps, c->cur);
+	KUNIT_EXPECT_EQ(test, len, 3);
+	KUNIT_EXPECT_EQ(test, strlen(buf), 3);
+}
+
 static struct kunit_case ktrace_clock_cases[] = {
 	KUNIT_CASE_PARAM(clock_shift_table_test, clock_shift_gen_params),
 	KUNIT_CASE(clock_shift_bound_test),
 	KUNIT_CASE(clock_boot_choice_test),
 	KUNIT_CASE(clock_emulate_test),
+	KUNIT_CASE(clock_parse_test),
+	KUNIT_CASE_PARAM(clock_caps_test, clock_caps_gen_params),
 	{}
 };
 

@@ -32,6 +32,7 @@
 #include <asm/apic.h>
 #endif
 
+#include "clock.h"
 #include "ktrace_internal.h"
 #include "latency.h"
 #include "trigger.h"
@@ -697,6 +698,53 @@ static void lat_scan_timer_test(struct kunit *test)
 	ktrace_latency_disarm(t);
 }
 
+/*
+ * The clock: a bad name is -EINVAL, a TSC not allowed the errno that says
+ * why, and -EBUSY comes while tracing and while a latency trigger is armed
+ * (its threshold and pairs are in clock units); nothing changes on an
+ * error.  "mono" can always be chosen.
+ */
+static void clock_set_test(struct kunit *test)
+{
+	struct ktrace_trigger *t = new_trigger(test, "latency:irq>20ms action=mark");
+	const char *found = ktrace_clock.name;
+	struct ktrace_clock_caps caps;
+	char before[64], after[64];
+	int tsc;
+
+	if (ktrace_clock_parse(found) < 0)
+		kunit_skip(test, "clock %s cannot be chosen again", found);
+	ktrace_clock_show(before, sizeof(before));
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock("bogus"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock(""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock("Mono"), -EINVAL);
+	ktrace_clock_show(after, sizeof(after));
+	KUNIT_EXPECT_STREQ(test, after, before);
+	KUNIT_EXPECT_PTR_EQ(test, ktrace_clock.name, found);
+
+	KUNIT_ASSERT_EQ(test, ktrace_set_clock("mono"), 0);
+	KUNIT_EXPECT_STREQ(test, ktrace_clock.name, "mono");
+	KUNIT_EXPECT_EQ(test, ktrace_clock.freq_hz, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, ktrace_clock.shift, 6);
+	ktrace_clock_show(after, sizeof(after));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(after, "[mono]"));
+	ktrace_clock_get_caps(&caps);
+	tsc = ktrace_clock_allowed(KTRACE_CLOCK_TSC, &caps);
+	if (tsc) {
+		KUNIT_EXPECT_EQ(test, ktrace_set_clock("tsc"), tsc);
+		KUNIT_EXPECT_STREQ(test, ktrace_clock.name, "mono");
+	}
+
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock("mono"), -EBUSY);
+	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(false), 0);
+	KUNIT_ASSERT_EQ(test, ktrace_latency_arm(t), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock("mono"), -EBUSY);
+	ktrace_latency_disarm(t);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock(found), 0);
+	KUNIT_EXPECT_STREQ(test, ktrace_clock.name, found);
+}
+
 /* A probe of the matcher, running while its registration fails. */
 static struct {
 	struct ktrace_latency *l;
@@ -752,6 +800,8 @@ static void lat_arm_failure_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t->lat);
 	/* Returned only once the probe was done with the matcher. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&slow_probe.done), 1);
+	/* And the clock is not kept from changing. */
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock(ktrace_clock.name), 0);
 }
 
 /* What trigger_pipe holds, read whole into @text (PAGE_SIZE + 1 bytes). */
@@ -923,6 +973,7 @@ static struct kunit_case trigger_tracer_cases[] = {
 	KUNIT_CASE(lat_arm_failure_test),
 	KUNIT_CASE(api_test),
 	KUNIT_CASE(api_nmi_test),
+	KUNIT_CASE(clock_set_test),
 	{}
 };
 
