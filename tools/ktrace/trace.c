@@ -1695,8 +1695,9 @@ int kt_running(struct kt_running *run, const struct kt_running *start,
 	if (start && (start->clock > run->clock || !run->clock))
 		*run = *start;
 	*prev = run->pid;
+	/* An older record (a damaged trace) does not undo a later switch. */
 	if (r->event && (r->event->flags & KTRACE_EVENT_PID_IS_CURRENT) &&
-	    r->event->nr_fields) {
+	    r->event->nr_fields && r->clock >= run->clock) {
 		run->pid = current_pid(r);
 		run->clock = r->clock;
 	}

@@ -480,9 +480,8 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_fields);
 /*
  * sched:switch as ftrace prints it: "prev_comm=A prev_pid=1 prev_state=S
  * ==> next_comm=B next_pid=2".  The event carries the next pid and the
- * previous task's state; the previous task, @prev, is the one the
- * stream's last switch named, or its subbuffer header's pid (the task
- * running when the subbuffer began).  False if @ev is not of that shape.
+ * previous task's state; the previous task, @prev, is the CPU's running
+ * task before it (ktrace_ascii_running()).  False if @ev is not of that shape.
  */
 static bool ascii_switch(struct ktrace_ascii *a, const struct ktrace_event *ev,
 			 const struct ktrace_record *rec, bool compact, int prev, int next)
@@ -529,26 +528,34 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_ascii_take_line);
  *	running when the subbuffer began (its header's pid), else NULL
  * @ev: the event, NULL if unknown
  * @rec: its record
+ * @prev: set to the task running before @rec, @start applied (the
+ *	previous task of a sched:switch); may be NULL
  *
- * Called for the events of one CPU, of both channels, in time order.
- * @start replaces @run if it is newer, or if nothing set @run yet (at the
- * same time, the event wins: it names the task on purpose, where the
- * header names whichever task was current when the subbuffer began, maybe
- * still the previous one within a switch); then an event that names the
- * running task (&ktrace_event.pid_is_current) sets it.
+ * Called for the events of one CPU, of both channels, in time order as
+ * far as the pipe can tell: a channel's subbuffer is printed once it is
+ * complete, so a low-rate channel's events can come after the other's
+ * later ones.  @start replaces @run if it is newer, or if nothing set
+ * @run yet (at the same time, the event wins: it names the task on
+ * purpose, where the header names whichever task was current when the
+ * subbuffer began, maybe still the previous one within a switch); then
+ * an event that names the running task (&ktrace_event.pid_is_current)
+ * sets it, unless it is older than what set it already (a late event
+ * must not undo a later switch).
  *
  * Return: the pid of the task running on the CPU at @rec.
  */
 VISIBLE_IF_KUNIT int ktrace_ascii_running(struct ktrace_ascii_running *run,
 					  const struct ktrace_ascii_running *start,
 					  const struct ktrace_event *ev,
-					  const struct ktrace_record *rec)
+					  const struct ktrace_record *rec, int *prev)
 {
 	u64 pid;
 
 	if (start && (start->clock > run->clock || !run->clock))
 		*run = *start;
-	if (ev && ev->pid_is_current && ev->nr_fields) {
+	if (prev)
+		*prev = run->pid;
+	if (ev && ev->pid_is_current && ev->nr_fields && rec->clock >= run->clock) {
 		/* The first field, read as every number field is. */
 		run->pid = ascii_raw(&ev->fields[0], rec, rec->id != KTRACE_ID_EXPANDED,
 				     &pid) ? (u32)pid : 0;
@@ -566,12 +573,12 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 	const struct ktrace_event *ev;
 	char comm[TASK_COMM_LEN];
 	u64 ns = ktrace_clock_ns(rec->clock);
-	int prev = c->pid;
 	u32 rem;
-	int pid;
+	int pid, prev;
 
 	ev = ktrace_event_lookup(ch, rec->id, rec->major, rec->minor);
-	pid = ktrace_ascii_running(&a->running[cpu], c->start_new ? &c->start : NULL, ev, rec);
+	pid = ktrace_ascii_running(&a->running[cpu], c->start_new ? &c->start : NULL, ev, rec,
+				   &prev);
 	c->start_new = false;
 	if (ev && !compact)
 		ascii_learn(a, ev, rec);
@@ -589,7 +596,7 @@ static void ascii_format(struct ktrace_ascii *a, struct ktrace_ascii_cursor *c,
 		return;
 	}
 	seq_buf_printf(&a->line, "%s:%s", ev->group, ev->name);
-	if (!ascii_switch(a, ev, rec, compact, prev, c->pid))
+	if (!ascii_switch(a, ev, rec, compact, prev, pid))
 		ktrace_ascii_fields(a, ev, rec, compact);
 	seq_buf_putc(&a->line, '\n');
 	/* A line too long for the buffer is cut, but still a line. */

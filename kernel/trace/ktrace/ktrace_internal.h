@@ -184,7 +184,7 @@ struct ktrace_record;
 int ktrace_ascii_running(struct ktrace_ascii_running *run,
 			 const struct ktrace_ascii_running *start,
 			 const struct ktrace_event *ev,
-			 const struct ktrace_record *rec);
+			 const struct ktrace_record *rec, int *prev);
 void ktrace_ascii_fields(struct ktrace_ascii *a, const struct ktrace_event *ev,
 			 const struct ktrace_record *rec, bool compact);
 void ktrace_ascii_take_line(struct ktrace_ascii *a, char *buf, size_t size);

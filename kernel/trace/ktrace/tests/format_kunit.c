@@ -474,28 +474,40 @@ static void format_ascii_running_test(struct kunit *test)
 		medium = { .pid = 10, .clock = 90 }, lost = { .pid = 40, .clock = 300 },
 		tie = { .pid = 30, .clock = 200 };
 	struct ktrace_record r = { .id = 4, .clock = 100, .payload = 77 };
+	int prev;
 
 	/* The high channel's first subbuffer: 10 runs; a wakeup of 77. */
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &high, &kt_test_wakeup, &r), 10);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &high, &kt_test_wakeup, &r, &prev), 10);
 	/* A switch to 20 on the high channel. */
 	r.clock = 150;
 	r.payload = 20;
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_switch, &r), 20);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_switch, &r, &prev), 20);
+	KUNIT_EXPECT_EQ(test, prev, 10);
 	/* The medium channel's first event, its subbuffer begun before: 20. */
 	r.clock = 160;
 	r.payload = 10;
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &medium, &kt_test_wakeup, &r), 20);
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, NULL, &r), 20);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &medium, &kt_test_wakeup, &r, &prev), 20);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, NULL, &r, &prev), 20);
 	/* A switch, and a header of the same time naming another task. */
 	r.clock = 200;
 	r.payload = 21;
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_switch, &r), 21);
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &tie, &kt_test_wakeup, &r), 21);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_switch, &r, &prev), 21);
+	KUNIT_EXPECT_EQ(test, prev, 20);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &tie, &kt_test_wakeup, &r, &prev), 21);
 	/* Switches lost: a newer subbuffer of either channel names the task. */
 	r.clock = 300;
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &lost, &kt_test_wakeup, &r), 40);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, &lost, &kt_test_wakeup, &r, &prev), 40);
 	r.clock = 310;
-	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_wakeup, &r), 40);
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_wakeup, &r, &prev), 40);
+	KUNIT_EXPECT_EQ(test, run.clock, 300);
+	/*
+	 * A switch printed late (its channel's subbuffer completed after the
+	 * other's later events) does not undo what came after it.
+	 */
+	r.clock = 250;
+	r.payload = 22;
+	KUNIT_EXPECT_EQ(test, ktrace_ascii_running(&run, NULL, &kt_test_switch, &r, &prev), 40);
+	KUNIT_EXPECT_EQ(test, prev, 40);
 	KUNIT_EXPECT_EQ(test, run.clock, 300);
 }
 
