@@ -50,7 +50,7 @@
 #define KTF_VERSION		1
 #define KTF_MAX_CPUS		4096
 /* struct ktf_header.flags: the file ends with a KTF_END section. */
-#define KTF_FLAG_END		(1U << 0)
+#define KTF_FLAG_END		0x1U
 
 enum ktf_section_type {
 	KTF_STREAM	= 1,

@@ -16,10 +16,12 @@ subbuffers ($(wc -l <"$tmp/at.want") lines)" $? "$tmp/at.why"
 
 # The same tasks in JSON, and the nr of rt_sigreturn's exit as a number.
 "$bin" report --json "$tmp/at.dat" 2>/dev/null |
-	sed -n 's/.*"cpu":\([0-9]*\),"pid":\([0-9]*\),"comm":"\([^"]*\)".*/\1 \2 \3/p' >"$tmp/atj.got"
+	sed -n 's/.*"cpu":\([0-9]*\),"pid":\([0-9]*\),"comm":"\([^"]*\)".*/\1 \2 \3/p' \
+		>"$tmp/atj.got"
 # The name as any JSON string, control characters escaped.
 awk '{ n = split($3, w, "-")
-	print $2, w[n], $3 ~ /^tab/ ? "tab\\tnl\\n" : substr($3, 1, length($3) - length(w[n]) - 1) }' \
+	print $2, w[n],
+		$3 ~ /^tab/ ? "tab\\tnl\\n" : substr($3, 1, length($3) - length(w[n]) - 1) }' \
 	"$tmp/at.want" | diff - "$tmp/atj.got" >"$tmp/atj.why" 2>&1
 result "report --json: the same running tasks" $? "$tmp/atj.why"
 "$bin" report --json "$tmp/at.dat" 2>/dev/null | grep -o '"nr":[^,}]*' | tr '\n' ' ' >"$tmp/atn.got"

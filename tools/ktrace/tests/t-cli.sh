@@ -391,7 +391,8 @@ printf '%s\n' 'irq:entry [disabled]' '    irq size=4bytes display=dec signed' \
 	'    prev size=16bits display=pid' \
 	'    state size=4bits display=enum values=0:R,1:S' 'sched:wakeup [disabled]' \
 	'    pid size=22bits display=pid' >"$tmp/listv.want"
-KTRACE_DIR=$kd exact "list -v: the fields of each event, size in bits (compact) or bytes, every attribute" \
+KTRACE_DIR=$kd exact "list -v: the fields of each event, size in bits (compact) or bytes, \
+every attribute" \
 	"$tmp/listv.want" list -v
 printf '%s\n' 'tracing: on' 'state: frozen' 'mode: overwrite' 'buffer: 1024 KiB per CPU' \
 	'events: 1 of 3 enabled' '  irq: 0 of 1' '  sched: 1 of 2' 'triggers:' \
@@ -572,18 +573,21 @@ KTRACE_DIR=$tmp/nokt/ktrace check "list: no control directory: said, exit 1" 1 '
 if [ "$(stat -f -c %t /sys/kernel/debug 2>/dev/null)" = 64626720 ]; then
 	[ -d /sys/kernel/debug/ktrace ] ||
 		KTRACE_DIR= check "status: debugfs without ktrace: CONFIG_KTRACE off, said" 1 '' \
-		'debugfs is mounted on /sys/kernel/debug, without ktrace: this kernel is built without CONFIG_KTRACE' \
+		'debugfs is mounted on /sys/kernel/debug, without ktrace: '\
+'this kernel is built without CONFIG_KTRACE' \
 		-- status
 else
 	KTRACE_DIR= check "status: no debugfs: said, with the mount command" 1 '' \
-		'debugfs is not mounted on /sys/kernel/debug: mount -t debugfs none /sys/kernel/debug' \
+		'debugfs is not mounted on /sys/kernel/debug: '\
+'mount -t debugfs none /sys/kernel/debug' \
 		-- status
 fi
 
 # Without kernel headers, make says what to give it.
 src=$(cd "$(dirname "$0")/.." && pwd)
 ! make -s -C "$src" O="$tmp/nohdr" srctree="$tmp/nokt" >"$tmp/nohdr.log" 2>&1 &&
-	grep -q "no kernel headers (include/linux/kconfig.h) in $tmp/nokt: .* give srctree=/path/to/linux-6.12" \
+	grep -q "no kernel headers (include/linux/kconfig.h) in $tmp/nokt: \
+.* give srctree=/path/to/linux-6.12" \
 	"$tmp/nohdr.log" && [ ! -e "$tmp/nohdr/ktrace" ]
 result "make without kernel headers: says where to get them, builds nothing" $? "$tmp/nohdr.log"
 

@@ -6,7 +6,7 @@
 MKTRACE_IO=dd "$mk" "$tmp/dd.dat" "$tmp/dd.exp" io
 "$bin" io --comm "$tmp/dd.dat" >"$tmp/dd.got" 2>&1
 echo "status $?" >>"$tmp/dd.got"
-cat >"$tmp/dd.want" <<'W'
+cat >"$tmp/dd.want" <<W
 # io: 136 requests, 13283328 bytes, 3 process names, windows of 100.000ms
 window 5.000000000 comm=my_writer pids=2 requests=10 bytes=40960 read_bytes=0 write_bytes=40960
 window 5.100000000 comm=flooder pids=1 requests=100 bytes=13107200 read_bytes=0 write_bytes=13107200
@@ -14,9 +14,12 @@ window 5.100000000 comm=my_writer pids=2 requests=10 bytes=40960 read_bytes=0 wr
 window 5.200000000 comm=my_writer pids=2 requests=10 bytes=40960 read_bytes=0 write_bytes=40960
 window 5.200000000 comm=kworker/2:1 pids=1 requests=1 bytes=32768 read_bytes=32768 write_bytes=0
 window 5.300000000 comm=my_writer pids=2 requests=5 bytes=20480 read_bytes=0 write_bytes=20480
-total comm=flooder pids=1 requests=100 bytes=13107200 max_latency=20990.000us read_bytes=0 write_bytes=13107200
-total comm=my_writer pids=2 requests=35 bytes=143360 max_latency=8000.000us read_bytes=0 write_bytes=143360
-total comm=kworker/2:1 pids=1 requests=1 bytes=32768 max_latency=3000.000us read_bytes=32768 write_bytes=0
+total comm=flooder pids=1 requests=100 bytes=13107200 max_latency=20990.000us \
+read_bytes=0 write_bytes=13107200
+total comm=my_writer pids=2 requests=35 bytes=143360 max_latency=8000.000us \
+read_bytes=0 write_bytes=143360
+total comm=kworker/2:1 pids=1 requests=1 bytes=32768 max_latency=3000.000us \
+read_bytes=32768 write_bytes=0
 status 0
 W
 awk 'NR == 1 || !/^#/' "$tmp/dd.got" | diff "$tmp/dd.want" - >"$tmp/dd.diff"

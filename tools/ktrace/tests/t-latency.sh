@@ -116,8 +116,10 @@ lat_lines "latency irqsoff: one period, its caller's symbol" "$tmp/lat.want" -- 
 	irqsoff "$tmp/lat.dat"
 
 cat >"$tmp/lat.want" <<'EOF'
-# latency timer: irq:timer_expire intervals of periodic timers, jitter from each one's median: 20 pairs, 0 open
-# periodic timers: 3 of 4 (3 intervals or more, 3/4 of them within 1/8 of their median); intervals of the others, not judged: 4
+# latency timer: irq:timer_expire intervals of periodic timers, jitter from each one's median:\
+ 20 pairs, 0 open
+# periodic timers: 3 of 4 (3 intervals or more, 3/4 of them within 1/8 of their median);\
+ intervals of the others, not judged: 4
 count 20 min -300.000us avg 2250.000us p50 0.000us p90 0.000us p99 45000.000us max 45000.000us
 top 2:
   45000.000us at 5.081200000 cpu=1 function=poll_fn+0x0/0x40 interval=50000.000us\
@@ -125,7 +127,8 @@ top 2:
   300.000us at 5.040000000 cpu=1 function=tick_sched_timer+0x0/0x80 interval=4300.000us\
  expected=4000.000us irqsoff_caller=slow_path+0x20/0x100
 EOF
-lat_lines "latency timer: periodic timers only (not delayed_work_timer_fn), the held-back poll, the late tick" \
+lat_lines "latency timer: periodic timers only (not delayed_work_timer_fn), the held-back poll, \
+the late tick" \
 	"$tmp/lat.want" -- timer --top 2 "$tmp/lat.dat"
 
 "$mk" "$tmp/lata.dat" "$tmp/lata.exp" latency alpha

@@ -11,15 +11,18 @@ check "io without block records: exit 1, rq_issue was on" 1 '' \
 	"^ktrace io: $tmp/nd.dat: nothing to analyse: no record of block:rq_issue \($on\)$" \
 	-- io "$tmp/nd.dat"
 check "latency block: rq_issue on, rq_complete off: exit 1, both said" 1 '' \
-	"^ktrace latency: $tmp/nd.dat: nothing to analyse: no record of block:rq_issue \($on\); block:rq_complete \(off when the trace was recorded: record it with -e block\)$" \
+	"^ktrace latency: $tmp/nd.dat: nothing to analyse: no record of block:rq_issue \($on\); \
+block:rq_complete \(off when the trace was recorded: record it with -e block\)$" \
 	-- latency block "$tmp/nd.dat"
 check "latency syscall: syscalls off: exit 1, said" 1 '' \
-	'no record of syscalls:entry \(off when the trace was recorded: record it with -e syscalls\); syscalls:exit \(off' \
+	'no record of syscalls:entry \(off when the trace was recorded: '\
+'record it with -e syscalls\); syscalls:exit \(off' \
 	-- latency syscall "$tmp/nd.dat"
 check "latency wakeup: sched on, no record: exit 1, said" 1 '' \
 	"no record of sched:wakeup \($on\); sched:switch \($on\)$" -- latency wakeup "$tmp/nd.dat"
 check "latency timer: irq off: exit 1, said" 1 '' \
-	'no record of irq:timer_expire \(off when the trace was recorded: record it with -e irq\)$' \
+	'no record of irq:timer_expire \(off when the trace was recorded: '\
+'record it with -e irq\)$' \
 	-- latency timer "$tmp/nd.dat"
 check "the same trace's report: its statedump record, exit 0" 0 \
 	'statedump:irq irq=24 handler=0x0 name="eth0-rx"$' '' -- report "$tmp/nd.dat"
@@ -34,7 +37,9 @@ rd=$tmp/rdfake
 "$mk" "$tmp/rd.dat" "$tmp/rd.exp" dir "$rd"
 echo 0 >"$rd/enable"
 echo 'drop overwrite [hybrid]' >"$rd/mode"
-printf 'state stopped\ncpu0 medium events=50 bytes=1 dropped=2 overwritten=3\ncpu1 high events=100 dropped=1 overwritten=0\nnames slots=8 saved=1 missed=0 statedump_dropped=7\n' \
+printf '%s\n' 'state stopped' 'cpu0 medium events=50 bytes=1 dropped=2 overwritten=3' \
+	'cpu1 high events=100 dropped=1 overwritten=0' \
+	'names slots=8 saved=1 missed=0 statedump_dropped=7' \
 	>"$rd/stats"
 : >"$rd/comms"
 : >"$rd/triggers"
@@ -51,10 +56,13 @@ KTRACE_DIR=$rd "$bin" record -o "$tmp/rd-r.dat" -m drop -- \
 st=$?
 result "record with only ktrace's events on: sched, irq, syscalls enabled too, said; exit 0" \
 	"$([ $st -eq 0 ] && [ "$(tr -d '\n' <"$tmp/rd.on")" = 1110X1 ] &&
-	   grep -q "^ktrace record: no event enabled but ktrace's own: recording sched,irq,syscalls too (choose with -e)$" \
+	   grep -q "^ktrace record: no event enabled but ktrace's own: \
+recording sched,irq,syscalls too (choose with -e)$" \
 		"$tmp/rd.err"; echo $?)" "$tmp/rd.err"
 result "record: the last line gives the events saved and lost" \
-	"$(tail -n 1 "$tmp/rd.err" | grep -q "^ktrace record: [0-9]* bytes of trace in $tmp/rd-r.dat (3 streams): 150 events, 144 saved, 6 lost (3 dropped, 3 overwritten)$"; echo $?)" \
+	"$(tail -n 1 "$tmp/rd.err" |
+	   grep -q "^ktrace record: [0-9]* bytes of trace in $tmp/rd-r.dat (3 streams): \
+150 events, 144 saved, 6 lost (3 dropped, 3 overwritten)$"; echo $?)" \
 	"$tmp/rd.err"
 # Another event on: the selection is left as it is.
 echo 1 >"$rd/events/block/rq_issue/enable"

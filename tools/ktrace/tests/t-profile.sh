@@ -8,15 +8,20 @@
 # report: the previous task of a switch (the subbuffer's header pid, then
 # the last switch of the CPU), its state, and the system call names.
 "$bin" report "$tmp/pf.dat" >"$tmp/pf.rep" 2>&1
-cat >"$tmp/pf.rwant" <<'EOT'
-5.000000000 0 sleeper-100 sched:switch prev_comm=starter prev_pid=77 prev_state=R ==> next_comm=sleeper next_pid=100
-5.000002000 0 worker-300 sched:switch prev_comm=sleeper prev_pid=100 prev_state=S ==> next_comm=worker next_pid=300
+cat >"$tmp/pf.rwant" <<EOT
+5.000000000 0 sleeper-100 sched:switch prev_comm=starter prev_pid=77 prev_state=R \
+==> next_comm=sleeper next_pid=100
+5.000002000 0 worker-300 sched:switch prev_comm=sleeper prev_pid=100 prev_state=S \
+==> next_comm=worker next_pid=300
 5.000002500 0 worker-300 syscalls:entry nr=230 name=clock_nanosleep arg0=0x2a
 5.000004000 0 worker-300 syscalls:exit nr=230 name=clock_nanosleep ret=0
 5.000004300 0 worker-300 syscalls:exit nr=0 name=read ret=-11
-5.000005000 0 sleeper-100 sched:switch prev_comm=worker prev_pid=300 prev_state=R+ ==> next_comm=sleeper next_pid=100
-5.000011200 0 <idle>-0 sched:switch prev_comm=sleeper prev_pid=100 prev_state=X ==> next_comm=<idle> next_pid=0
-5.000016000 1 worker-200 sched:switch prev_comm=<idle> prev_pid=0 prev_state=R ==> next_comm=worker next_pid=200
+5.000005000 0 sleeper-100 sched:switch prev_comm=worker prev_pid=300 prev_state=R+ \
+==> next_comm=sleeper next_pid=100
+5.000011200 0 <idle>-0 sched:switch prev_comm=sleeper prev_pid=100 prev_state=X \
+==> next_comm=<idle> next_pid=0
+5.000016000 1 worker-200 sched:switch prev_comm=<idle> prev_pid=0 prev_state=R \
+==> next_comm=worker next_pid=200
 EOT
 grep -Fxf "$tmp/pf.rwant" "$tmp/pf.rep" | diff "$tmp/pf.rwant" - >"$tmp/pf.why"
 result "report: sched:switch as ftrace prints it (prev task, state ==> next), syscall names" \
@@ -36,32 +41,45 @@ ex = [l["fields"] for l in lines if l["event"] == "syscalls:exit"]
 assert ex[0] == {"nr": 230, "name": "clock_nanosleep", "ret": 0}, ex[0]
 assert ex[1] == {"nr": 0, "name": "read", "ret": -11}, ex[1]
 EOT
-result "report --json: switch fields prev_comm, prev_pid, prev_state, next_comm, next_pid; syscall name" \
+result "report --json: switch fields prev_comm, prev_pid, prev_state, next_comm, next_pid; \
+syscall name" \
 	$? "$tmp/pf.why"
 
 # The figures, each one worked out in profile_trace()'s comment.
-cat >"$tmp/pf.want" <<'EOT'
+cat >"$tmp/pf.want" <<EOT
 # profile: from 5.000001000 to 5.000019500 (0.000018500 s), 2 CPUs, 1 loss(es)
 # run: sched:switch to the task -> the next switch on its CPU; wait: wakeup
 # or preemption -> switch to it; sleep (S, I, ...) and blocked (D): switched
 # away -> wakeup; syscalls: entry -> exit, errors: -4095..-1 (ktrace(1))
-task pid=201 comm=child run=8.500us runs=2 wait=2.500us waits=1 max_wait=2.500us sleep=1.500us blocked=0.000us
-task pid=200 comm=worker run=6.500us runs=3 wait=1.500us waits=2 max_wait=1.000us sleep=0.000us blocked=0.000us
-task pid=300 comm=worker run=5.000us runs=2 wait=2.000us waits=1 max_wait=2.000us sleep=0.000us blocked=0.000us
-syscall pid=300 comm=worker nr=230 name=clock_nanosleep count=1 errors=0 total=1.500us min=1.500us avg=1.500us max=1.500us
-syscall pid=300 comm=worker nr=0 name=read count=2 errors=2 total=0.300us min=0.100us avg=0.150us max=0.200us
-task pid=100 comm=sleeper run=2.700us runs=2 wait=2.500us waits=2 max_wait=2.000us sleep=1.000us blocked=3.000us
-syscall pid=100 comm=sleeper nr=0 name=read count=1 errors=0 total=0.500us min=0.500us avg=0.500us max=0.500us
-comm comm=worker tasks=2 run=11.500us runs=5 wait=3.500us waits=3 max_wait=2.000us sleep=0.000us blocked=0.000us
-comm comm=child tasks=1 run=8.500us runs=2 wait=2.500us waits=1 max_wait=2.500us sleep=1.500us blocked=0.000us
-comm comm=sleeper tasks=1 run=2.700us runs=2 wait=2.500us waits=2 max_wait=2.000us sleep=1.000us blocked=3.000us
-syscall pid=all nr=230 name=clock_nanosleep count=1 errors=0 total=1.500us min=1.500us avg=1.500us max=1.500us
+task pid=201 comm=child run=8.500us runs=2 wait=2.500us waits=1 max_wait=2.500us \
+sleep=1.500us blocked=0.000us
+task pid=200 comm=worker run=6.500us runs=3 wait=1.500us waits=2 max_wait=1.000us \
+sleep=0.000us blocked=0.000us
+task pid=300 comm=worker run=5.000us runs=2 wait=2.000us waits=1 max_wait=2.000us \
+sleep=0.000us blocked=0.000us
+syscall pid=300 comm=worker nr=230 name=clock_nanosleep count=1 errors=0 \
+total=1.500us min=1.500us avg=1.500us max=1.500us
+syscall pid=300 comm=worker nr=0 name=read count=2 errors=2 \
+total=0.300us min=0.100us avg=0.150us max=0.200us
+task pid=100 comm=sleeper run=2.700us runs=2 wait=2.500us waits=2 max_wait=2.000us \
+sleep=1.000us blocked=3.000us
+syscall pid=100 comm=sleeper nr=0 name=read count=1 errors=0 \
+total=0.500us min=0.500us avg=0.500us max=0.500us
+comm comm=worker tasks=2 run=11.500us runs=5 wait=3.500us waits=3 max_wait=2.000us \
+sleep=0.000us blocked=0.000us
+comm comm=child tasks=1 run=8.500us runs=2 wait=2.500us waits=1 max_wait=2.500us \
+sleep=1.500us blocked=0.000us
+comm comm=sleeper tasks=1 run=2.700us runs=2 wait=2.500us waits=2 max_wait=2.000us \
+sleep=1.000us blocked=3.000us
+syscall pid=all nr=230 name=clock_nanosleep count=1 errors=0 \
+total=1.500us min=1.500us avg=1.500us max=1.500us
 syscall pid=all nr=0 name=read count=3 errors=2 total=0.800us min=0.100us avg=0.266us max=0.500us
 EOT
 "$bin" profile "$tmp/pf.dat" >"$tmp/pf.out" 2>&1
 st=$?
 diff "$tmp/pf.want" "$tmp/pf.out" >"$tmp/pf.why"
-result "profile: run, wait, sleep, blocked per task and per name; system calls per task and in all, to the ns" \
+result "profile: run, wait, sleep, blocked per task and per name; system calls per task \
+and in all, to the ns" \
 	"$([ "$st" = 0 ] && [ ! -s "$tmp/pf.why" ]; echo $?)" "$tmp/pf.why"
 
 "$bin" profile --json "$tmp/pf.dat" >"$tmp/pf.json" 2>&1
@@ -108,9 +126,11 @@ result "profile: events dropped between two subbuffers are a loss (the same figu
 	"$([ ! -s "$tmp/pf.why" ]; echo $?)" "$tmp/pf.why"
 result "profile: no gap and no drop, no loss: 200 sleeps 6-15us, 300 9-19us (no wakeup)" \
 	"$(grep -q '^# profile: .*, 0 loss(es)$' "$tmp/pf-w.out" &&
-	   grep -q '^task pid=200 comm=worker run=6.500us runs=3 wait=1.500us waits=2 max_wait=1.000us sleep=9.000us blocked=0.000us$' \
+	   grep -q '^task pid=200 comm=worker run=6.500us runs=3 wait=1.500us waits=2 '\
+'max_wait=1.000us sleep=9.000us blocked=0.000us$' \
 		"$tmp/pf-w.out" &&
-	   grep -q '^task pid=300 comm=worker run=5.000us runs=2 wait=2.000us waits=1 max_wait=2.000us sleep=10.000us blocked=0.000us$' \
+	   grep -q '^task pid=300 comm=worker run=5.000us runs=2 wait=2.000us waits=1 '\
+'max_wait=2.000us sleep=10.000us blocked=0.000us$' \
 		"$tmp/pf-w.out"; echo $?)" "$tmp/pf-w.out"
 
 # Two traces: merged on CLOCK_REALTIME, a window and a loss count each,
@@ -118,7 +138,8 @@ result "profile: no gap and no drop, no loss: 200 sleeps 6-15us, 300 9-19us (no 
 "$bin" profile "$tmp/pf.dat" "$tmp/pf-w.dat" >"$tmp/pf-m.out" 2>&1
 "$bin" profile --json "$tmp/pf.dat" "$tmp/pf-w.dat" >"$tmp/pf-m.json" 2>&1
 result "profile of two traces: a header each, host= on every line, valid JSON" \
-	"$([ "$(grep -c '^# profile host=synthetic: from 1700000000.000001000 to 1700000000.000019500 ' \
+	"$([ "$(grep -c \
+		'^# profile host=synthetic: from 1700000000.000001000 to 1700000000.000019500 ' \
 		"$tmp/pf-m.out")" = 2 ] &&
 	   grep -q ', 1 loss(es)$' "$tmp/pf-m.out" && grep -q ', 0 loss(es)$' "$tmp/pf-m.out" &&
 	   [ "$(grep -v '^#' "$tmp/pf-m.out" | grep -cv '^[a-z]* host=synthetic ')" = 0 ] &&

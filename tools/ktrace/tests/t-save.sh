@@ -523,7 +523,9 @@ got=$(bash -c 'source "$1"; COMP_WORDS=(ktrace ex); COMP_CWORD=1; _ktrace
 	a=${COMPREPLY[*]}; COMP_WORDS=(ktrace extract --); COMP_CWORD=2; _ktrace
 	echo "$a/${COMPREPLY[*]}"' - "$comp")
 ok "completion: ktrace ex -> extract, and its options" \
-	"$([ "$got" = "extract/--output --stop --no-kernel-addresses --compress --help" ]; echo $?)" "$got"
+	"$([ "$got" = "extract/--output --stop --no-kernel-addresses --compress --help" ]
+	   echo $?)" \
+	"$got"
 
 # record and COMMAND (issue 25, item 13).
 # SIGCHLD ignored by record's caller: record still sees COMMAND end (the
@@ -650,7 +652,8 @@ KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-g.dat" -m drop -e 'foo:sw*,b?r' -- \
 	sh -c 'cd "$1" && cat events/foo/bits/enable events/foo/switch/enable \
 		events/bar/io/enable events/foo/enable events/bar/enable | tr -d "\n" >"$2"' \
 	sh "$fd" "$tmp/g.during" >/dev/null 2>"$tmp/g.err"
-ok "record -e 'foo:sw*,b?r': foo/switch and the group bar on, foo/bits off ($(cat "$tmp/g.during"))" \
+ok "record -e 'foo:sw*,b?r': foo/switch and the group bar on, foo/bits off \
+($(cat "$tmp/g.during"))" \
 	"$([ "$(cat "$tmp/g.during")" = 01001 ]; echo $?)" "$(cat "$tmp/g.err")"
 for e in foo/bits foo/switch bar/io foo bar; do echo 0 >"$fd/events/$e/enable"; done
 KTRACE_DIR=$fd "$bin" record -o "$tmp/sv-g.dat" -m drop -e 'f*:*' -- \

@@ -39,7 +39,8 @@ slice_pairs() {
 
 "$mk" "$tmp/sl.dat" "$tmp/sl.exp"
 slice_pairs "synthetic" "$tmp/sl.dat" 1
-result "slice: report of each of $sl_pairs windows of the synthetic trace is those lines of the whole" \
+result "slice: report of each of $sl_pairs windows of the synthetic trace \
+is those lines of the whole" \
 	"$([ "$sl_pairs" -gt 100 ] && [ "$sl_bad" -eq 0 ]; echo $?)"
 
 # The whole of a slice's report, nothing before or after the window.
@@ -73,8 +74,10 @@ result "slice: $sl_pairs windows of a trace with keys: the keys name what they n
 "$bin" report "$tmp/sl-t.dat" >"$tmp/sl-t.got" 2>&1
 window "$tmp/sl-whole" 5.000000280 8.500001280 >"$tmp/sl-t.want"
 diff "$tmp/sl-t.want" "$tmp/sl-t.got" >"$tmp/sl-t.diff"
-result "slice --before 1us --after 3500ms: the $(wc -l <"$tmp/sl-t.want") lines around the trigger" \
-	"$([ "$(wc -l <"$tmp/sl-t.want")" -eq 5 ] && cmp -s "$tmp/sl-t.want" "$tmp/sl-t.got"; echo $?)" \
+result "slice --before 1us --after 3500ms: the $(wc -l <"$tmp/sl-t.want") lines \
+around the trigger" \
+	"$([ "$(wc -l <"$tmp/sl-t.want")" -eq 5 ] &&
+	   cmp -s "$tmp/sl-t.want" "$tmp/sl-t.got"; echo $?)" \
 	"$tmp/sl-t.diff"
 "$bin" report -r "$tmp/sl-t.dat" >"$tmp/sl-t.rel" 2>&1
 "$bin" report -r --from -0.000001 --to 3.5 "$tmp/sl.dat" >"$tmp/sl-t.relw" 2>&1
@@ -87,7 +90,8 @@ if "$bin" slice -z19 --from 5 --to 20 -o "$tmp/sl-z.dat" "$tmp/sl.dat" 2>/dev/nu
 	"$bin" slice --from 5 --to 20 -o "$tmp/sl-p.dat" "$tmp/sl.dat" 2>/dev/null
 	"$bin" report "$tmp/sl-z.dat" >"$tmp/sl-z.got" 2>&1
 	"$bin" report "$tmp/sl-p.dat" >"$tmp/sl-p.got" 2>&1
-	result "slice -z19: a zstd file, report of it that of the uncompressed slice ($(wc -l <"$tmp/sl-p.got") lines)" \
+	result "slice -z19: a zstd file, report of it that of the uncompressed slice \
+($(wc -l <"$tmp/sl-p.got") lines)" \
 		"$([ -s "$tmp/sl-p.got" ] && cmp -s "$tmp/sl-z.got" "$tmp/sl-p.got"; echo $?)"
 	"$bin" slice --from 8 --to 12 -o "$tmp/sl-zz.dat" "$tmp/sl-z.dat" 2>/dev/null
 	"$bin" report "$tmp/sl-zz.dat" >"$tmp/sl-zz.got" 2>&1

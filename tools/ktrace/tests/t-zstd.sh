@@ -11,18 +11,22 @@ zmagic() {
 if ! "$bin" slice -z --help 2>&1 | grep -q 'built without libzstd'; then
 	fake "$tmp/zfake"
 	KTRACE_DIR=$tmp/zfake check "extract -z: says the compressed size" 0 '' \
-		"ktrace extract: [0-9]+ bytes of trace in $tmp/z-x.dat \\([0-9]+ streams\\): .*; zstd -3: [0-9]+ bytes" \
+		"ktrace extract: [0-9]+ bytes of trace in $tmp/z-x.dat \\([0-9]+ streams\\): \
+.*; zstd -3: [0-9]+ bytes" \
 		-- extract -z -o "$tmp/z-x.dat"
 	"$bin" report "$tmp/fk.dat" >"$tmp/z-fk.rep" 2>&1
 	"$bin" report "$tmp/z-x.dat" >"$tmp/z-x.rep" 2>&1
-	result "extract -z: a zstd file; report of it is report of the trace ($(wc -l <"$tmp/z-x.rep") lines)" \
+	result "extract -z: a zstd file; report of it is report of the trace \
+($(wc -l <"$tmp/z-x.rep") lines)" \
 		"$(zmagic "$tmp/z-x.dat" && [ -s "$tmp/z-x.rep" ] &&
 		   cmp -s "$tmp/z-fk.rep" "$tmp/z-x.rep"; echo $?)"
 	fake "$tmp/zfake"
 	KTRACE_DIR=$tmp/zfake "$bin" extract --compress=19 -o "$tmp/z-19.dat" 2>/dev/null
 	"$bin" report "$tmp/z-19.dat" >"$tmp/z-19.rep" 2>&1
-	result "extract --compress=19: smaller than the trace ($(wc -c <"$tmp/z-19.dat") of $(wc -c <"$tmp/fk.dat") bytes), same report" \
-		"$(zmagic "$tmp/z-19.dat" && [ "$(wc -c <"$tmp/z-19.dat")" -lt "$(($(wc -c <"$tmp/fk.dat") / 4))" ] &&
+	result "extract --compress=19: smaller than the trace ($(wc -c <"$tmp/z-19.dat") of \
+$(wc -c <"$tmp/fk.dat") bytes), same report" \
+		"$(zmagic "$tmp/z-19.dat" &&
+		   [ "$(wc -c <"$tmp/z-19.dat")" -lt "$(($(wc -c <"$tmp/fk.dat") / 4))" ] &&
 		   cmp -s "$tmp/z-fk.rep" "$tmp/z-19.rep"; echo $?)"
 	check "extract: a bad compression level" 2 '' "bad compression level '0': 1 to 19" \
 		-- extract -z0 -o "$tmp/z-bad.dat"
@@ -55,14 +59,17 @@ if ! "$bin" slice -z --help 2>&1 | grep -q 'built without libzstd'; then
 			[ "$sp" = "$sz" ] && cmp -s "$tmp/z-p.out" "$tmp/z-z.out" ||
 				zbad="$zbad ${v:-default}:$c"
 			# (a uuid of its own, a hostname from the file name: the rest must match)
-			[ "$c" != convert ] || { [ "$(ls "$tmp/z-ctf-p")" = "$(ls "$tmp/z-ctf-z")" ] &&
+			[ "$c" != convert ] || {
+				[ "$(ls "$tmp/z-ctf-p")" = "$(ls "$tmp/z-ctf-z")" ] &&
 				grep -v -e uuid -e hostname "$tmp/z-ctf-p/metadata" |
-				cmp -s - "$(grep -v -e uuid -e hostname "$tmp/z-ctf-z/metadata" >"$tmp/z-ctf.m"; echo "$tmp/z-ctf.m")"; } ||
+				cmp -s - "$(grep -v -e uuid -e hostname "$tmp/z-ctf-z/metadata" \
+					>"$tmp/z-ctf.m"; echo "$tmp/z-ctf.m")"; } ||
 				zbad="$zbad ${v:-default}:ctf"
 			rm -rf "$tmp/z-ctf-p" "$tmp/z-ctf-z"
 		done
 	done
-	result "report, stat, latency, io, reclaim and convert of compressed traces print what they print of the uncompressed ones" \
+	result "report, stat, latency, io, reclaim and convert of compressed traces print what \
+they print of the uncompressed ones" \
 		"$([ -z "$zbad" ]; echo $?)"
 	[ -z "$zbad" ] || echo "# differ:$zbad"
 	if command -v zstd >/dev/null 2>&1; then
@@ -75,19 +82,24 @@ if ! "$bin" slice -z --help 2>&1 | grep -q 'built without libzstd'; then
 		# A trace of 3 blocks of zstd (128 KiB each): the synthetic trace, then
 		# a text section of 384 KiB of random text, cut in its second block.
 		cp "$tmp/s.dat" "$tmp/z-big.dat"
-		printf '\005\000\000\000\000\000\000\000\000\000\006\000\000\000\000\000' >>"$tmp/z-big.dat"
+		printf '\005\000\000\000\000\000\000\000\000\000\006\000\000\000\000\000' \
+			>>"$tmp/z-big.dat"
 		head -c 294912 /dev/urandom | base64 -w 0 >>"$tmp/z-big.dat"
 		zstd -q -c "$tmp/z-big.dat" >"$tmp/z-bigs.dat"
 		bsize=$(wc -c <"$tmp/z-bigs.dat")
 		head -c $((bsize / 2)) "$tmp/z-bigs.dat" >"$tmp/z-cut.dat"
 		"$bin" report "$tmp/z-cut.dat" >"$tmp/z-cut.rep" 2>"$tmp/z-cut.err"
 		st=$?
-		result "a truncated compressed file: the events it holds ($(wc -l <"$tmp/z-cut.rep") lines), exit 0" \
-		"$([ $st -eq 0 ] && sort -s -k1,1n "$tmp/s.exp" | cmp -s - "$tmp/z-cut.rep"; echo $?)" \
-		"$tmp/z-cut.err"
-		grep -E -q 'z-cut.dat: warning: the zstd data stops short \(truncated file\): decoding the (131072|262144) bytes of trace it holds' \
-		"$tmp/z-cut.err"
-		result "a truncated compressed file: said, with the bytes it holds" $? "$tmp/z-cut.err"
+		result "a truncated compressed file: the events it holds \
+($(wc -l <"$tmp/z-cut.rep") lines), exit 0" \
+			"$([ $st -eq 0 ] && sort -s -k1,1n "$tmp/s.exp" |
+			   cmp -s - "$tmp/z-cut.rep"; echo $?)" \
+			"$tmp/z-cut.err"
+		grep -E -q 'z-cut.dat: warning: the zstd data stops short \(truncated file\): '\
+'decoding the (131072|262144) bytes of trace it holds' \
+			"$tmp/z-cut.err"
+		result "a truncated compressed file: said, with the bytes it holds" $? \
+			"$tmp/z-cut.err"
 	fi
 
 	# Cut and corrupt: said, never decoded as garbage.

@@ -98,10 +98,11 @@ echo 0 >"$KT/enable"
 echo 0 >"$KT/events/syscalls/enable"
 echo 0 >"$KT/events/sched/switch/enable"
 timeout 5 cat "$KT/ascii" >"$TMP/sw"
-SW=' sched:switch prev_comm=[^ ]+ prev_pid=[0-9]+ prev_state=[A-Za-z+]+ ==> next_comm=[^ ]+ next_pid=[0-9]+$'
+SW=' sched:switch prev_comm=[^ ]+ prev_pid=[0-9]+ prev_state=[A-Za-z+]+ ==> '\
+'next_comm=[^ ]+ next_pid=[0-9]+$'
 check "sched:switch lines: prev_comm= prev_pid= prev_state= ==> next_comm= next_pid=" \
-	"$(grep -c ' sched:switch ' "$TMP/sw" | awk '{ print ($1 > 0) }')/$(grep ' sched:switch ' "$TMP/sw" |
-	   grep -cvE "$SW")" "1/0"
+	"$(grep -c ' sched:switch ' "$TMP/sw" | awk '{ print ($1 > 0) }')/$(
+	   grep ' sched:switch ' "$TMP/sw" | grep -cvE "$SW")" "1/0"
 check "each switch's prev_pid is the next_pid of its CPU's switch before, its task the next" \
 	"$(awk '$4 == "sched:switch" { split($6, p, "="); split($NF, x, "=");
 		if (($2 in last) && p[2] != last[$2]) bad++

@@ -34,7 +34,8 @@ for bad in Mono "mono tsc" tsc-mono local "[mono]" mono2 ""; do
 	res="$res[$bad]=$(wr "$C" "$bad") "
 done
 check "bad clocks fail with EINVAL" "$res" \
-	"[Mono]=EINVAL [mono tsc]=EINVAL [tsc-mono]=EINVAL [local]=EINVAL [[mono]]=EINVAL [mono2]=EINVAL []=EINVAL "
+	"[Mono]=EINVAL [mono tsc]=EINVAL [tsc-mono]=EINVAL [local]=EINVAL \
+[[mono]]=EINVAL [mono2]=EINVAL []=EINVAL "
 check "bad clocks change nothing" "$(cur)" mono
 check "1 MiB clock write fails with EINVAL" "$(wr -n 1048576 "$C" mono)" EINVAL
 
@@ -84,7 +85,8 @@ for clk in $choices $(echo "$choices" | cut -d' ' -f1); do
 	grep ' ktrace:mark ' "$TMP/raw" >"$TMP/one"
 	# /proc/uptime is in centiseconds: the window is widened by one.
 	check "the marks on $clk are within CLOCK_MONOTONIC around them" \
-		"$(awk -v lo="$u0" -v hi="$u1" '{ t = $1 * 1e9; if (t < lo - 1e7 || t > hi + 1e7) bad++ }
+		"$(awk -v lo="$u0" -v hi="$u1" '{ t = $1 * 1e9
+			if (t < lo - 1e7 || t > hi + 1e7) bad++ }
 			END { print NR "/" bad + 0 }' "$TMP/one")" "20/0"
 	cat "$TMP/one" >>"$TMP/all"
 	n=$((n + 1))

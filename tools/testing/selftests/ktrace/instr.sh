@@ -71,7 +71,8 @@ has "sched:exec runs ktrace_hog in the child" \
 filename=\"[^\"]*/ktrace_hog\"$"
 has "sched:comm renames it" " sched:comm pid=$CHILD comm=\"renamed\"$"
 has "sched:switch runs the child (prev task, state ==> next, as ftrace)" \
-	" sched:switch prev_comm=[^ ]+ prev_pid=[0-9]+ prev_state=[^ ]+ ==> next_comm=[^ ]+ next_pid=$CHILD$"
+	" sched:switch prev_comm=[^ ]+ prev_pid=[0-9]+ prev_state=[^ ]+ ==> \
+next_comm=[^ ]+ next_pid=$CHILD$"
 has "sched:wakeup wakes the sleeping child" " sched:wakeup pid=$CHILD cpu=[0-9]+$"
 has "sched:exit ends it" " sched:exit pid=$CHILD$"
 has "the exited child keeps the name its exec gave it" " ktrace_hog-$CHILD sched:exit pid=$CHILD$"
@@ -88,7 +89,8 @@ case " $st" in
    ktap_test_fail "the child switches out sleeping (S)" ;;
 esac
 check "every prev_state is a known state" \
-	"$(grep ' sched:switch ' "$TMP/out" | grep -cvE ' prev_state=(R|S|D|T|t|X|Z|P|I|R\+) ==> ')" 0
+	"$(grep ' sched:switch ' "$TMP/out" |
+	   grep -cvE ' prev_state=(R|S|D|T|t|X|Z|P|I|R\+) ==> ')" 0
 check "the running task of a switch line is its next_pid" \
 	"$(awk '$4 == "sched:switch" { n = split($3, a, "-"); split($NF, b, "=");
 		if (a[n] != b[2]) bad++ } END { print bad + 0 }' "$TMP/out")" 0

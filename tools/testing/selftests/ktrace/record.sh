@@ -172,16 +172,20 @@ fi
 # last line counts the events saved and lost; the selection put back.
 "$BIN" record -o "$TMP/d.dat" -m drop -- ls / >/dev/null 2>"$TMP/d.err"
 check "record with no -e: exit 0, says it records sched, irq and syscalls" \
-	"$?/$(grep -c "no event enabled but ktrace's own: recording sched,irq,syscalls too" "$TMP/d.err")" \
+	"$?/$(grep -c "no event enabled but ktrace's own: recording sched,irq,syscalls too" \
+		"$TMP/d.err")" \
 	"0/1"
 "$BIN" report "$TMP/d.dat" >"$TMP/drep" 2>&1
 check "record with no -e: the trace has switches, interrupts and system calls" \
 	"$(grep -c ' sched:switch ' "$TMP/drep" | sed 's/^[1-9][0-9]*$/some/')/$(
 	   grep -c ' syscalls:entry ' "$TMP/drep" | sed 's/^[1-9][0-9]*$/some/')" "some/some"
 check "record with no -e: the last line gives the events saved and lost" \
-	"$(tail -n 1 "$TMP/d.err" | sed -n 's/.*(\([0-9]*\) streams): \([1-9][0-9]*\) events, \([0-9]*\) saved, \([0-9]*\) lost .*/ok/p')" ok
+	"$(tail -n 1 "$TMP/d.err" |
+	   sed -n 's/.*(\([0-9]*\) streams): \([1-9][0-9]*\) events, '\
+'\([0-9]*\) saved, \([0-9]*\) lost .*/ok/p')" ok
 check "record with no -e: the selection put back" \
-	"$(cat "$KT/events/sched/switch/enable" "$KT/events/ktrace/mark/enable" | tr '\n' ' ')" "0 1 "
+	"$(cat "$KT/events/sched/switch/enable" "$KT/events/ktrace/mark/enable" |
+	   tr '\n' ' ')" "0 1 "
 # The same trace cut at 10% to 90% of its size: each cut file decodes
 # what it holds (exit 0, the cut said, no unknown event, each line one of
 # the whole file's, the task's name and the symbols aside: those saved at
@@ -192,7 +196,8 @@ size=$(wc -c <"$TMP/d.dat")
 # saved at the end of the file, cut off).
 norm() {
 	sed -E 's/^([^ ]+ [0-9]+ )[^ ]*-([0-9]+) /\1\2 /
-		s/=([A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+\/0x[0-9a-f]+( \[[^]]*\])?|0xffff[0-9a-f]+)/=ADDR/g' "$1"
+		s/=([A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+\/0x[0-9a-f]+'\
+'( \[[^]]*\])?|0xffff[0-9a-f]+)/=ADDR/g' "$1"
 }
 norm "$TMP/drep" >"$TMP/drep.p"
 bad=0 decoded=0 nothing=0
@@ -201,7 +206,8 @@ for p in 1 2 3 4 5 6 7 8 9; do
 	"$BIN" report "$TMP/dcut.dat" >"$TMP/dcut" 2>"$TMP/dcut.err"
 	rc=$?
 	norm "$TMP/dcut" >"$TMP/dcut.p"
-	if [ $rc -eq 1 ] && grep -q 'cut short at byte .*: nothing can be decoded$' "$TMP/dcut.err"; then
+	if [ $rc -eq 1 ] &&
+	   grep -q 'cut short at byte .*: nothing can be decoded$' "$TMP/dcut.err"; then
 		nothing=$((nothing + 1))
 	elif [ $rc -eq 0 ] && grep -q 'cut short at byte' "$TMP/dcut.err" &&
 	     ! grep -q ' unknown:' "$TMP/dcut" &&
@@ -209,10 +215,12 @@ for p in 1 2 3 4 5 6 7 8 9; do
 		[ -s "$TMP/dcut" ] && decoded=$((decoded + 1))
 	else
 		bad=$((bad + 1))
-		ktap_print_msg "cut at $((size * p / 10)) of $size: exit $rc: $(head -n 1 "$TMP/dcut.err")"
+		ktap_print_msg "cut at $((size * p / 10)) of $size: exit $rc: \
+$(head -n 1 "$TMP/dcut.err")"
 		grep -v -x -F -f "$TMP/drep.p" "$TMP/dcut.p" | head -n 3 |
 			while read -r l; do ktap_print_msg "  not in the whole: $l"; done
-		grep -c ' unknown:' "$TMP/dcut" | while read -r l; do ktap_print_msg "  unknown: $l"; done
+		grep -c ' unknown:' "$TMP/dcut" |
+			while read -r l; do ktap_print_msg "  unknown: $l"; done
 	fi
 done
 ktap_print_msg "cut files: $decoded decoded, $nothing with nothing to decode, of $size bytes"
@@ -220,7 +228,8 @@ check "a file cut at 10% to 90%: what it holds decoded, or nothing to decode sai
 	"$bad/$([ $decoded -gt 0 ] && echo some)" "0/some"
 "$BIN" latency block "$TMP/d.dat" >/dev/null 2>"$TMP/dlat.err"
 check "latency block on it: exit 1, block was off when it was recorded" \
-	"$?/$(grep -c 'no record of block:rq_issue (off when the trace was recorded' "$TMP/dlat.err")" \
+	"$?/$(grep -c 'no record of block:rq_issue (off when the trace was recorded' \
+		"$TMP/dlat.err")" \
 	"1/1"
 
 "$BIN" report "$TMP/t.dat.missing" >/dev/null 2>"$TMP/err"
