@@ -123,11 +123,25 @@ int kt_decompress(const char *path, const void *data, size_t size, void **out,
 	size_t cap = 0, ret = 1, len = 0;
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 
-	/* The announced size, within reason: the content may say anything. */
-	if (!dctx || (want < (1ULL << 34) && !grow(&buf, &cap, want ? want : 1)))
+	/*
+	 * The announced size, within reason: the content may say anything.
+	 * A trace compresses 4 to 8 times; more than KT_ZSTD_MAX_RATIO times
+	 * its size is a decompression bomb, refused before it fills memory.
+	 */
+	size_t max = size > (SIZE_MAX - (64 << 20)) / KT_ZSTD_MAX_RATIO ? SIZE_MAX :
+		     size * KT_ZSTD_MAX_RATIO + (64 << 20);
+
+	if (!dctx || (want <= max && !grow(&buf, &cap, want ? want : 1)))
 		goto oom;
 	while (in.pos < in.size) {
 		ZSTD_outBuffer o;
+
+		if (len > max) {
+			fprintf(stderr,
+				"ktrace: %s: decompresses to more than %d times its size: refused\n",
+				path, KT_ZSTD_MAX_RATIO);
+			goto fail;
+		}
 
 		if (cap - len < ZSTD_DStreamOutSize() &&
 		    !grow(&buf, &cap, len + ZSTD_DStreamOutSize()))
@@ -143,6 +157,12 @@ int kt_decompress(const char *path, const void *data, size_t size, void **out,
 		}
 		/* More output to flush from what it read: go on without input. */
 		while (in.pos == in.size && o.pos == o.size && ret) {
+			if (len > max) {
+				fprintf(stderr,
+					"ktrace: %s: decompresses to more than %d times its size: refused\n",
+					path, KT_ZSTD_MAX_RATIO);
+				goto fail;
+			}
 			if (!grow(&buf, &cap, len + ZSTD_DStreamOutSize()))
 				goto oom;
 			o = (ZSTD_outBuffer){ .dst = buf + len, .size = cap - len };

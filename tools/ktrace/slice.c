@@ -119,7 +119,8 @@ static bool keep(struct sl_stream *o, const struct kt_record *r)
 
 		sb_close(o);
 		memcpy(&h, sb, sizeof(h));
-		h.pid = r->pid;
+		/* The task running when it began: a switch's previous task. */
+		h.pid = sets_pid ? r->prev_pid : r->pid;
 		o->header = o->len;
 		if (!put(&o->buf, &o->len, &o->cap, &h, sizeof(h)))
 			return false;

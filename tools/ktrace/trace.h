@@ -333,6 +333,8 @@ int kt_symbols_can_hide(const char *cmd);
  * extract and slice: KT_ZSTD_LEVEL without a level (zstd's own default).
  */
 #define KT_ZSTD_LEVEL		3
+/* A compressed trace that decompresses to more than this many times its size is refused. */
+#define KT_ZSTD_MAX_RATIO	1024
 bool kt_is_compressed(const void *data, size_t size);
 int kt_decompress(const char *path, const void *data, size_t size, void **out,
 		  size_t *out_size);

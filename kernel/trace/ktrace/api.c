@@ -106,6 +106,14 @@ void ktrace_on_warning(const void *caller)
 {
 	struct ktrace_trigger *t;
 
+	/*
+	 * A WARN() in the idle loop or in noinstr entry code: RCU is not
+	 * watching, so a reader there would not hold off the grace period of
+	 * a "!warn" that frees the trigger.  ftrace's traceoff_on_warning
+	 * needs no RCU; this trigger gives up such a warning.
+	 */
+	if (!rcu_is_watching())
+		return;
 	rcu_read_lock();
 	t = ktrace_trigger_get(KTRACE_TRIG_WARN);
 	if (t) {
