@@ -81,7 +81,10 @@ static void __init bench_fig_sort(struct bench_fig *f, u64 *med, u64 *lo, u64 *h
 	*hi = v[BENCH_ROUNDS - 1];
 }
 
-/* "median (lowest..highest)" of hundredths, as "12.34 (12.30..12.40)". */
+/*
+ * "median (lowest..highest)" of hundredths, as "12.34 (12.30..12.40)":
+ * 69 bytes at most, with the NUL.
+ */
 static const char * __init bench_fig_fmt(struct bench_fig *f, char *buf, size_t size)
 {
 	u64 med, lo, hi;
@@ -215,7 +218,7 @@ static void __init bench_probe_report(const char *name, u64 ns)
 static void __init bench_probes_run(void)
 {
 	struct bench_fig ratio;
-	char a[48], b[48];
+	char a[72], b[72];
 	unsigned int i, r;
 
 	for (r = 0; r < BENCH_ROUNDS; r++) {
@@ -244,7 +247,7 @@ static void __init bench_write_path(struct bench_run *run)
 {
 	struct bench_fig ns[NR_BENCH], rc, re;
 	unsigned int k, all, r;
-	char a[48], b[48];
+	char a[72], b[72];
 
 	for (all = 0; all < 2; all++) {
 		for (r = 0; r < BENCH_ROUNDS; r++) {
