@@ -192,10 +192,11 @@ check "record with no -e: the selection put back" \
 # the end are cut off), or says that nothing can be decoded (a cut before the end of
 # the metadata or the first event: the low-rate channel comes first).
 size=$(wc -c <"$TMP/d.dat")
-# norm: the task's name and the kernel addresses' symbols aside (both
-# saved at the end of the file, cut off).
+# norm: the tasks' names (of the line and of a switch) and the kernel
+# addresses' symbols aside (both saved at the end of the file, cut off).
 norm() {
 	sed -E 's/^([^ ]+ [0-9]+ )[^ ]*-([0-9]+) /\1\2 /
+		s/ (prev|next)_comm=[^ ]* / \1_comm= /g
 		s/=([A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+\/0x[0-9a-f]+'\
 '( \[[^]]*\])?|0xffff[0-9a-f]+)/=ADDR/g' "$1"
 }
