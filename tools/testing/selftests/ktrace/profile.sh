@@ -134,8 +134,9 @@ awk -v tol="$TOL_NS" 'function ok(k, t, n) { d = k - t; if (d < 0) d = -d
 		v = (kw[p] == $2 + 1) && ok(kwt[p], $3 + first[p], $2) &&
 			ok(ks[p], $4, kw[p]) && ok(kb[p], $5, kw[p])
 		bad += !v
-		printf "pid=%s comm=%s waits %d/%d+1 wait %d/%d+%d sleep %d/%d blocked %d/%d ns%s\n",
-			p, comm[p], kw[p], $2, kwt[p], $3, first[p], ks[p], $4, kb[p], $5,
+		printf "pid=%s comm=%s waits %d/%d+1 wait %d/%d+%d", p, comm[p], kw[p], $2,
+			kwt[p], $3, first[p]
+		printf " sleep %d/%d blocked %d/%d ns%s\n", ks[p], $4, kb[p], $5,
 			v ? "" : " DIFFERS" }
 	END { printf "%d %d\n", seen, bad + 0 > "/dev/stderr" }' \
 	"$TMP/tasks" "$TMP/k.tab" "$TMP/tc.tab" >"$TMP/cmp" 2>"$TMP/cmp.sum"
