@@ -27,12 +27,22 @@
 
 #include "trace.h"
 
-/* The first bytes of a zstd frame (little-endian 0xFD2FB528). */
+/*
+ * The first bytes of a zstd frame (little-endian 0xFD2FB528), or of a
+ * skippable frame (0x184D2A50 to 0x184D2A5F), which zstd tools may put
+ * first (pzstd's index, seekable formats) and decompression skips.
+ */
 static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+static const unsigned char skippable_magic[3] = { 0x2a, 0x4d, 0x18 };
 
 bool kt_is_compressed(const void *data, size_t size)
 {
-	return size >= sizeof(zstd_magic) && !memcmp(data, zstd_magic, sizeof(zstd_magic));
+	const unsigned char *p = data;
+
+	if (size < sizeof(zstd_magic))
+		return false;
+	return !memcmp(p, zstd_magic, sizeof(zstd_magic)) ||
+	       ((p[0] & 0xf0) == 0x50 && !memcmp(p + 1, skippable_magic, sizeof(skippable_magic)));
 }
 
 /**
@@ -207,9 +217,12 @@ static int write_all(int fd, const void *p, size_t len)
 	return 0;
 }
 
-/* Compress @size bytes at @data to the new file @tmp; 0 or -1 after saying why. */
+/*
+ * Compress @size bytes at @data to the new file @tmp, of permissions
+ * @mode (the trace's); 0 or -1 after saying why.
+ */
 static int compress_to(const char *cmd, const void *data, size_t size, const char *tmp,
-		       int level, size_t *csize)
+		       mode_t mode, int level, size_t *csize)
 {
 	size_t cap = ZSTD_compressBound(size), n;
 	ZSTD_CCtx *cctx = ZSTD_createCCtx();
@@ -229,7 +242,7 @@ static int compress_to(const char *cmd, const void *data, size_t size, const cha
 		goto out;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || write_all(fd, buf, n) || fsync(fd)) {
+	if (fd < 0 || fchmod(fd, mode) || write_all(fd, buf, n) || fsync(fd)) {
 		fprintf(stderr, "ktrace %s: %s: %s\n", cmd, tmp, strerror(errno));
 		if (fd >= 0)
 			unlink(tmp);
@@ -283,7 +296,7 @@ long long kt_compress_file(const char *cmd, const char *path, int level)
 		return -1;
 	}
 	unlink(tmp);
-	ret = compress_to(cmd, map, st.st_size, tmp, level, &csize);
+	ret = compress_to(cmd, map, st.st_size, tmp, st.st_mode & 07777, level, &csize);
 	if (map)
 		munmap(map, st.st_size);
 	if (ret)

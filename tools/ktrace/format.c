@@ -352,6 +352,42 @@ static bool put_switch(struct kt_buf *b, const struct kt_trace *t, const struct 
 	return true;
 }
 
+/**
+ * kt_field_sysnr() - the system call number of a syscalls record
+ * @r: the record
+ * @sat: set if the number saturated (the field's largest value: a lower
+ *	 bound, which report prints as ">=511")
+ *
+ * Field "nr" as report prints it: sign-extended when the metadata says
+ * it is signed (-1 is a system call number of -1: rt_sigreturn's exit).
+ *
+ * Return: the number; -1 if @r has no "nr".
+ */
+int kt_field_sysnr(const struct kt_record *r, bool *sat)
+{
+	const struct kt_field *f = NULL;
+	unsigned int i, bits;
+	uint64_t v;
+
+	*sat = false;
+	for (i = 0; r->event && i < r->event->nr_fields && !f; i++)
+		if (!strcmp(r->event->fields[i].name, "nr"))
+			f = &r->event->fields[i];
+	if (!f || !kt_field_raw(f, r, &v))
+		return -1;
+	bits = ktrace_field_bits(f->size, r->id != KTRACE_ID_EXPANDED);
+	v = ktrace_field_extend(f->flags, bits, v);
+	*sat = ktrace_field_saturated(f->flags, bits, v) > 0;
+	return (int)(int64_t)v;
+}
+
+/* A system call number as a word: "230", "-1", ">=511" when it saturated. */
+const char *kt_sysnr_word(char *buf, size_t size, int nr, bool sat)
+{
+	snprintf(buf, size, "%s%d", sat ? ">=" : "", nr);
+	return buf;
+}
+
 /*
  * After the "nr" field of a syscalls event: " name=NAME", or with @json
  * ,"name":"NAME", when the system call table of the trace's machine has

@@ -23,6 +23,8 @@ struct kt_buf {
 __printf(2, 3)
 void kt_bufprintf(struct kt_buf *b, const char *fmt, ...);
 void kt_json_string(struct kt_buf *b, const unsigned char *s, size_t len);
+int kt_field_sysnr(const struct kt_record *r, bool *sat);
+const char *kt_sysnr_word(char *buf, size_t size, int nr, bool sat);
 /*
  * One line as the kernel's ascii pipe prints it, newline included, in @b:
  * cut as the kernel cuts it at KT_LINE_MAX bytes.  0, or -1 when out of

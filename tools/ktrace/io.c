@@ -301,36 +301,64 @@ static void io_split(const struct io *io, FILE *out, unsigned long long r, unsig
 		fprintf(out, " read_bytes=%llu write_bytes=%llu", r, w);
 }
 
+/* A task with requests, for --comm: its trace and name, then its index. */
+struct io_named {
+	unsigned int trace, idx;
+	char name[40];
+};
+
+static int io_named_cmp(const void *a, const void *b)
+{
+	const struct io_named *x = a, *y = b;
+	int c;
+
+	if (x->trace != y->trace)
+		return x->trace < y->trace ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
 /*
  * --comm: the processes of one name (in one trace) as one, as perf sched
- * latency groups by comm: their counts added to the first of them, their
- * windows' cells moved to it.  -p names one process: nothing to group.
+ * latency groups by comm: their counts added to the first of them (the
+ * lowest index), their windows' cells moved to it.  Sorted by (trace,
+ * name, index): n log n in the tasks.  -p names one process: nothing to
+ * group.
  */
 static void io_by_comm(struct io *io)
 {
-	char (*names)[40] = calloc(io->nr_tasks, sizeof(*names));
+	struct io_named *named = calloc(io->nr_tasks, sizeof(*named));
 	unsigned int *rep = calloc(io->nr_tasks, sizeof(*rep));
-	unsigned int i, j;
+	unsigned int i, n = 0, first = 0;
 	size_t k;
 
-	if (!names || !rep || io->b.pid >= 0)
+	if (!named || !rep || io->b.pid >= 0)
 		goto out;
 	for (i = 0; i < io->nr_tasks; i++) {
-		struct io_task *task = &io->tasks[i], *to;
+		struct io_task *task = &io->tasks[i];
 
 		rep[i] = i;
 		if (!task->requests)
 			continue;
-		kt_comm_word(&io->b.set.traces[task->trace], task->pid, names[i],
-			     sizeof(names[i]));
-		for (j = 0; j < i; j++)
-			if (rep[j] == j && io->tasks[j].requests &&
-			    io->tasks[j].trace == task->trace && !strcmp(names[j], names[i]))
-				break;
-		if (j == i)
+		named[n].trace = task->trace;
+		named[n].idx = i;
+		kt_comm_word(&io->b.set.traces[task->trace], task->pid, named[n].name,
+			     sizeof(named[n].name));
+		n++;
+	}
+	qsort(named, n, sizeof(*named), io_named_cmp);
+	for (i = 0; i < n; i++) {
+		struct io_task *task = &io->tasks[named[i].idx], *to;
+
+		if (!i || named[first].trace != named[i].trace ||
+		    strcmp(named[first].name, named[i].name)) {
+			first = i;
 			continue;
-		rep[i] = j;
-		to = &io->tasks[j];
+		}
+		rep[named[i].idx] = named[first].idx;
+		to = &io->tasks[named[first].idx];
 		to->requests += task->requests;
 		to->bytes += task->bytes;
 		to->rbytes += task->rbytes;
@@ -342,7 +370,7 @@ static void io_by_comm(struct io *io)
 	for (k = 0; k < io->nr_cells; k++)
 		io->cells[k].task = rep[io->cells[k].task];
 out:
-	free(names);
+	free(named);
 	free(rep);
 }
 

@@ -131,6 +131,7 @@ struct lat_ctx {
 	unsigned int tr, cpu;
 	int pid, waker;
 	uint32_t nr;			/* syscall, IRQ; block: the key */
+	bool sat;			/* syscall: nr saturated (kt_field_sysnr()) */
 	bool known;			/* block: described; timer: irqsoff caller */
 	uint64_t a, b, c, d;		/* per kind, see put_ctx() */
 	const struct kt_field *op;	/* block: the op field, for its names */
@@ -922,8 +923,8 @@ static int lat_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		break;
 	case R_ENTRY:
 		s = begin(l, tr, sys_pid(lt, r), r, true);
-		if (s && get(r, e, e->f1, &v))
-			s->c.nr = v;
+		if (s)
+			s->c.nr = kt_field_sysnr(r, &s->c.sat);
 		break;
 	case R_EXIT:
 		end(l, t, tr, sys_pid(lt, r), r);
@@ -997,7 +998,7 @@ static void put_ctx(const struct lat *l, const struct lat_ctx *c)
 {
 	const struct kt_trace *t = &l->set->traces[c->tr];
 	const struct lat_trace *lt = &l->trs[c->tr];
-	char buf[64];
+	char buf[64], nrw[16];
 	unsigned int i;
 
 	time_word(l, buf, sizeof(buf), c);
@@ -1028,8 +1029,9 @@ static void put_ctx(const struct lat *l, const struct lat_ctx *c)
 		}
 		break;
 	case LAT_SYSCALL:
-		fprintf(l->out, " pid=%d comm=%s nr=%u", c->pid, c->comm, c->nr);
-		if (kt_syscall_name(t, c->nr))
+		fprintf(l->out, " pid=%d comm=%s nr=%s", c->pid, c->comm,
+			kt_sysnr_word(nrw, sizeof(nrw), (int32_t)c->nr, c->sat));
+		if (!c->sat && (int32_t)c->nr >= 0 && kt_syscall_name(t, c->nr))
 			fprintf(l->out, " name=%s", kt_syscall_name(t, c->nr));
 		break;
 	case LAT_WAKEUP:

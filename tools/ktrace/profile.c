@@ -56,7 +56,8 @@ struct pf_task {
 	enum pf_state state;
 	int64_t since;			/* the state's start */
 	bool in_call;
-	unsigned int call_nr;
+	int call_nr;			/* kt_field_sysnr() */
+	bool call_sat;
 	int64_t call_start;
 	struct pf_sum sum;
 };
@@ -65,7 +66,8 @@ struct pf_task {
 struct pf_sys {
 	unsigned int task;
 	unsigned int trace;
-	unsigned int nr;
+	int nr;
+	bool sat;			/* nr saturated: a lower bound */
 	unsigned long long count, errors;
 	uint64_t total, min, max;
 };
@@ -263,11 +265,15 @@ static int pf_wakeup(struct profile *p, struct kt_trace *t, const struct kt_reco
 	return 0;
 }
 
-/* The sys entry of (@task, @nr), created if new; NULL when out of memory. */
+/*
+ * The sys entry of (@task, @nr), created if new; NULL when out of memory.
+ * A saturated @nr (@sat) is the field's largest value, which no exact
+ * number has: the same key.
+ */
 static struct pf_sys *pf_sys(struct profile *p, unsigned int task, unsigned int trace,
-			     unsigned int nr)
+			     int nr, bool sat)
 {
-	struct slot *s = map_find(&p->sysmap, (uint64_t)task << 32 | nr, true);
+	struct slot *s = map_find(&p->sysmap, (uint64_t)task << 32 | (uint32_t)nr, true);
 	struct pf_sys *n;
 
 	if (!s)
@@ -283,7 +289,8 @@ static struct pf_sys *pf_sys(struct profile *p, unsigned int task, unsigned int 
 	s->pid = 0;
 	s->idx = p->nr_sys++;
 	n += s->idx;
-	*n = (struct pf_sys){ .task = task, .trace = trace, .nr = nr, .min = UINT64_MAX };
+	*n = (struct pf_sys){ .task = task, .trace = trace, .nr = nr, .sat = sat,
+			      .min = UINT64_MAX };
 	return n;
 }
 
@@ -328,14 +335,14 @@ static int pf_syscall(struct profile *p, struct kt_trace *t, const struct kt_rec
 		return -1;
 	if (entry) {
 		k->in_call = true;
-		k->call_nr = field_num(r, "nr", 0);
+		k->call_nr = kt_field_sysnr(r, &k->call_sat);
 		k->call_start = at;
 		return 0;
 	}
 	if (!k->in_call)
 		return 0;
 	k->in_call = false;
-	s = pf_sys(p, k - p->tasks, k->trace, k->call_nr);
+	s = pf_sys(p, k - p->tasks, k->trace, k->call_nr, k->call_sat);
 	if (!s)
 		return -1;
 	pf_sys_add(s, dur(at, k->call_start), pf_error(r));
@@ -456,10 +463,16 @@ static void pf_print_sum(const struct profile *p, const struct pf_sum *s)
 /* The figures of system call entry @s (its task's, or all tasks'). */
 static void pf_print_sys(const struct profile *p, const struct pf_sys *s)
 {
-	const char *name = kt_syscall_name(&p->b.set.traces[s->trace], s->nr);
+	const char *name = s->sat || s->nr < 0 ? NULL :
+			   kt_syscall_name(&p->b.set.traces[s->trace], s->nr);
 	FILE *out = p->b.out;
+	char w[16];
 
-	fprintf(out, p->json ? "\"nr\":%u" : " nr=%u", s->nr);
+	kt_sysnr_word(w, sizeof(w), s->nr, s->sat);
+	if (p->json && !s->sat)
+		fprintf(out, "\"nr\":%s", w);
+	else
+		fprintf(out, p->json ? "\"nr\":\"%s\"" : " nr=%s", w);
 	if (name)
 		fprintf(out, p->json ? ",\"name\":\"%s\"" : " name=%s", name);
 	fprintf(out, p->json ? ",\"count\":%llu,\"errors\":%llu" : " count=%llu errors=%llu",
@@ -646,7 +659,8 @@ static int pf_print_all_sys(struct profile *p, const bool *shown)
 			}
 			all = a;
 			all[n++] = (struct pf_sys){ .task = UINT_MAX, .trace = s->trace,
-						    .nr = s->nr, .min = UINT64_MAX };
+						    .nr = s->nr, .sat = s->sat,
+						    .min = UINT64_MAX };
 		}
 		a = &all[j];
 		a->count += s->count;

@@ -46,6 +46,12 @@ struct sl_stream {
 	const unsigned char *from;	/* its subbuffer in s, NULL: none open */
 	uint64_t clock;			/* of the last record put */
 	int pid;			/* the running task there */
+	/* The headers' numbering (renumber()). */
+	const unsigned char *seen, *seen_before;	/* the source's last two read */
+	const unsigned char *last;	/* the source of the last one opened */
+	bool last_in;			/* opened for a record of the window */
+	uint64_t seq, dropped, overwritten;	/* its numbers in the slice */
+	uint64_t prev_dropped, prev_overwritten;	/* those of the one before */
 };
 
 struct slice {
@@ -104,8 +110,69 @@ static bool describes(const struct kt_record *r)
 	return false;
 }
 
+/*
+ * The numbers of header @h, a copy of source subbuffer @sb's, for a
+ * subbuffer of the slice opened for a record in the window (@in) or
+ * before it.  Readers count a loss where the sequence skips, and where a
+ * header's drops grew over the header before it (records dropped while
+ * that subbuffer was the newest: kt_iter_next()).  So the slice numbers
+ * its subbuffers on, and each one's drops grow by what the source
+ * dropped while it was the newest, if that was in the window:
+ *
+ *  - from a source subbuffer of the window to the next, the sequence and
+ *    the drops go on as in the source: a gap there is records the source
+ *    lost;
+ *  - a subbuffer before the window counts no drop, and the sequence steps
+ *    by one from it (the slice left out what lies between);
+ *  - the first of the window after it counts the drops of its own time
+ *    (over the source subbuffer read before it, @sb's predecessor);
+ *  - a subbuffer split again (the running task changed among records left
+ *    out) steps by one; its drops belong after its last piece, so the
+ *    piece before gets the drops of the subbuffer before it.
+ *
+ * The first subbuffer of the stream keeps the source's sequence number.
+ */
+static void renumber(struct sl_stream *o, struct ktrace_subbuf_header *h,
+		     const unsigned char *sb, bool in)
+{
+	struct ktrace_subbuf_header last, pred, piece;
+	uint64_t step = 1, drop = 0, over = 0;
+
+	if (o->last == sb) {
+		memcpy(&piece, o->buf + o->header, sizeof(piece));
+		piece.dropped = o->prev_dropped;
+		piece.overwritten = o->prev_overwritten;
+		memcpy(o->buf + o->header, &piece, sizeof(piece));
+		o->seq++;
+		goto out;
+	}
+	if (in && o->last && o->last_in) {
+		memcpy(&last, o->last, sizeof(last));
+		if (h->seq > last.seq)
+			step = h->seq - last.seq;
+		drop = h->dropped - last.dropped;
+		over = h->overwritten - last.overwritten;
+	} else if (in && o->seen == sb && o->seen_before) {
+		memcpy(&pred, o->seen_before, sizeof(pred));
+		drop = h->dropped - pred.dropped;
+		over = h->overwritten - pred.overwritten;
+	} else if (in && !h->seq) {
+		drop = h->dropped;
+		over = h->overwritten;
+	}
+	o->seq = o->last ? o->seq + step : h->seq;
+	o->prev_dropped = o->dropped;
+	o->prev_overwritten = o->overwritten;
+	o->dropped += drop;
+	o->overwritten += over;
+out:
+	h->seq = o->seq;
+	h->dropped = o->dropped;
+	h->overwritten = o->overwritten;
+}
+
 /* Append @r to its stream of the slice; false when out of memory. */
-static bool keep(struct sl_stream *o, const struct kt_record *r)
+static bool keep(struct sl_stream *o, const struct kt_record *r, bool in)
 {
 	unsigned char ts[sizeof(struct ktrace_timestamp)];
 	const unsigned char *sb = o->s->data + r->subbuf;
@@ -119,9 +186,12 @@ static bool keep(struct sl_stream *o, const struct kt_record *r)
 
 		sb_close(o);
 		memcpy(&h, sb, sizeof(h));
+		renumber(o, &h, sb, in);
 		/* The task running when it began: a switch's previous task. */
 		h.pid = sets_pid ? r->prev_pid : r->pid;
 		o->header = o->len;
+		o->last = sb;
+		o->last_in = in;
 		if (!put(&o->buf, &o->len, &o->cap, &h, sizeof(h)))
 			return false;
 		o->from = sb;
@@ -139,28 +209,37 @@ static bool keep(struct sl_stream *o, const struct kt_record *r)
 	return put(&o->buf, &o->len, &o->cap, r->raw, size);
 }
 
+/*
+ * One "PID COMM" line of the comms section, a control character of the
+ * name as '?' (as report prints it): a newline would end the line early.
+ */
+static bool put_name(struct slice *sl, int pid, const char *comm)
+{
+	char line[40];
+	int n, i;
+
+	n = snprintf(line, sizeof(line), "%d %.16s\n", pid, comm);
+	for (i = strcspn(line, " "); i < n - 1; i++)
+		if ((unsigned char)line[i] < ' ' || line[i] == 0x7f)
+			line[i] = '?';
+	return put((unsigned char **)&sl->comms, &sl->comms_len, &sl->comms_cap, line, n);
+}
+
 /* "PID COMM" of every name the trace taught before the window, then the saved comms. */
 static bool save_names(struct slice *sl, const struct kt_trace *t)
 {
-	char line[40];
 	unsigned int i;
-	int n;
 
-	for (i = 0; t->names && i < KT_NAMES; i++) {
-		if (!t->names[i].comm[0])
-			continue;
-		n = snprintf(line, sizeof(line), "%d %s\n", t->names[i].pid, t->names[i].comm);
-		if (!put((unsigned char **)&sl->comms, &sl->comms_len, &sl->comms_cap, line, n))
+	for (i = 0; t->names && i < KT_NAMES; i++)
+		if (t->names[i].comm[0] && !put_name(sl, t->names[i].pid, t->names[i].comm))
 			return false;
-	}
 	for (i = 0; i < t->nr_comms; i++) {
 		const struct kt_task *c = &t->comms[i];
 
 		if (t->names && t->names[c->pid & (KT_NAMES - 1)].pid == c->pid &&
 		    t->names[c->pid & (KT_NAMES - 1)].comm[0])
 			continue;
-		n = snprintf(line, sizeof(line), "%d %.16s\n", c->pid, c->comm);
-		if (!put((unsigned char **)&sl->comms, &sl->comms_len, &sl->comms_cap, line, n))
+		if (!put_name(sl, c->pid, c->comm))
 			return false;
 	}
 	return true;
@@ -170,10 +249,19 @@ static bool save_names(struct slice *sl, const struct kt_trace *t)
 static int slice_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 {
 	struct slice *sl = arg;
+	struct sl_stream *o = NULL;
 	unsigned int i;
 
 	if (r->ns > sl->to)
 		return 1;
+	for (i = 0; i < sl->nr && !o; i++)
+		if (sl->out[i].s->channel == r->channel && sl->out[i].s->cpu == r->cpu)
+			o = &sl->out[i];
+	/* The source's subbuffers as read: renumber() needs the one before. */
+	if (o && o->s->data + r->subbuf != o->seen) {
+		o->seen_before = o->seen;
+		o->seen = o->s->data + r->subbuf;
+	}
 	if (r->ns < sl->from && !describes(r))
 		return 0;
 	if (r->ns >= sl->from && !sl->in_window) {
@@ -181,17 +269,14 @@ static int slice_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		if (!save_names(sl, t))
 			return -1;
 	}
-	for (i = 0; i < sl->nr; i++) {
-		if (sl->out[i].s->channel != r->channel || sl->out[i].s->cpu != r->cpu)
-			continue;
-		if (!keep(&sl->out[i], r))
-			return -1;
-		if (r->ns >= sl->from)
-			sl->kept++;
-		else
-			sl->described++;
-		break;
-	}
+	if (!o)
+		return 0;
+	if (!keep(o, r, r->ns >= sl->from))
+		return -1;
+	if (r->ns >= sl->from)
+		sl->kept++;
+	else
+		sl->described++;
 	return 0;
 }
 
@@ -434,8 +519,9 @@ static int slice_cut(struct slice *sl, struct kt_trace *t, const struct slice_ar
 		goto fail_tmp;
 	}
 	f = NULL;
+	/* mkstemp()'s 0600, as record's: a slice holds what the trace holds. */
 	if ((a->level && kt_compress_file("slice", tmp, a->level) < 0) ||
-	    chmod(tmp, 0644) || rename(tmp, a->out))
+	    rename(tmp, a->out))
 		goto fail_tmp;
 	free(tmp);
 	return 0;

@@ -994,17 +994,21 @@ static int cut_note(struct kt_trace *t)
 				 "%s%s", *missing ? ", " : "", parts[i].what);
 	if (!t->have_trace || !have_events(t) || !have_records(t)) {
 		fprintf(stderr,
-			"ktrace: %s: the file is cut short at byte %llu, before %s: nothing can be decoded\n",
-			t->path, (unsigned long long)t->size,
+			"ktrace: %s: the file is cut short at byte %llu%s, before %s: nothing can be decoded\n",
+			t->path, (unsigned long long)t->size, t->zstd ? " of its trace" : "",
 			!t->have_trace || !have_events(t) ? "the end of the trace's metadata" :
 			"its first event");
 		return -1;
 	}
 	fprintf(stderr,
-		"ktrace: %s: the file is cut short at byte %llu (no end section): decoding what it holds; the events after the cut are missing%s%s\n",
-		t->path, (unsigned long long)t->size, *missing ? "; not in it: " : "", missing);
+		"ktrace: %s: the file is cut short at byte %llu%s (no end section): decoding what it holds; the events after the cut are missing%s%s\n",
+		t->path, (unsigned long long)t->size, t->zstd ? " of its trace" : "",
+		*missing ? "; not in it: " : "", missing);
 	return 0;
 }
+
+static int open_mem(struct kt_trace *t, const char *name, const void *data, size_t size,
+		    bool zstd);
 
 /**
  * kt_open_mem() - decode a trace file already in memory
@@ -1017,10 +1021,18 @@ static int cut_note(struct kt_trace *t)
  */
 int kt_open_mem(struct kt_trace *t, const char *name, const void *data, size_t size)
 {
+	return open_mem(t, name, data, size, false);
+}
+
+/* kt_open_mem(), of the trace in a zstd file if @zstd: its offsets are the trace's. */
+static int open_mem(struct kt_trace *t, const char *name, const void *data, size_t size,
+		    bool zstd)
+{
 	unsigned int i;
 
 	memset(t, 0, sizeof(*t));
 	t->path = name;
+	t->zstd = zstd;
 	if (read_sections(t, data, size)) {
 		kt_close(t);
 		return -1;
@@ -1097,7 +1109,7 @@ int kt_open(struct kt_trace *t, const char *path)
 		munmap(map, st.st_size);
 		if (ret)
 			return -1;
-		ret = kt_open_mem(t, path, plain, size);
+		ret = open_mem(t, path, plain, size, true);
 		free(plain);
 		return ret;
 	}

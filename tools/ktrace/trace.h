@@ -195,6 +195,7 @@ struct kt_trace {
 	bool symbols_hidden;		/* the values are tokens ("# hidden") */
 	uint32_t flags;			/* of the file header */
 	bool cut;			/* KTF_FLAG_END without KTF_END: cut short */
+	bool zstd;			/* decompressed: offsets are the trace's, not the file's */
 	uint64_t size;			/* of the file */
 	unsigned int warnings;
 	struct kt_keys keys;		/* of the merge under way */

@@ -150,6 +150,26 @@ assert [t["losses"] for t in d["traces"]] == [1, 0] and len(d["tasks"]) == 8
 assert all(t["host"] == "synthetic" for t in d["tasks"] + d["comms"] + d["syscalls"])' \
 		"$tmp/pf-m.json"; echo $?)" "$tmp/pf-m.out"
 
+# System call numbers as report prints them: -1 signed, 511 and up a
+# lower bound (worker 300 calls -1 at 7400 ns, >=511 at 7600 ns).
+MKTRACE_PROFILE=nr "$mk" "$tmp/pf-n.dat" "$tmp/pf-n.exp" profile
+"$bin" profile -p 300 "$tmp/pf-n.dat" >"$tmp/pf-n.out" 2>&1
+"$bin" profile --json -p 300 "$tmp/pf-n.dat" >"$tmp/pf-n.json" 2>&1
+"$bin" latency syscall -p 300 "$tmp/pf-n.dat" >"$tmp/pf-n.lat" 2>&1
+result "profile and latency syscall: system call -1 and >=511 as report prints them" \
+	"$(grep -q '^syscall pid=300 comm=worker nr=-1 count=1 errors=1 total=0.100us ' \
+		"$tmp/pf-n.out" &&
+	   grep -q '^syscall pid=300 comm=worker nr=>=511 count=1 errors=0 total=0.200us ' \
+		"$tmp/pf-n.out" &&
+	   grep -q '^syscall pid=all nr=-1 count=1 ' "$tmp/pf-n.out" &&
+	   python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+s = [(c["nr"], c.get("name")) for c in d["tasks"][0]["syscalls"]]
+assert s == [(230, "clock_nanosleep"), (0, "read"), (">=511", None), (-1, None)], s' \
+		"$tmp/pf-n.json" &&
+	   grep -q '^  0.100us at 5.000007400 cpu=0 pid=300 comm=worker nr=-1$' "$tmp/pf-n.lat" &&
+	   grep -q '^  0.200us at 5.000007600 cpu=0 pid=300 comm=worker nr=>=511$' \
+		"$tmp/pf-n.lat"; echo $?)" "$tmp/pf-n.out"
+
 "$bin" profile -p 100 "$tmp/pf.dat" >"$tmp/pf.p" 2>&1
 result "profile -p 100: its lines only, its name's and its calls' sums" \
 	"$([ "$(grep -vc '^#' "$tmp/pf.p")" = 4 ] &&

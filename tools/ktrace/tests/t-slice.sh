@@ -68,6 +68,54 @@ slice_pairs "blockkeys" "$tmp/sl-k.dat" 3
 result "slice: $sl_pairs windows of a trace with keys: the keys name what they named in the whole" \
 	"$([ "$sl_pairs" -gt 50 ] && [ "$sl_bad" -eq 0 ]; echo $?)"
 
+# The headers of a slice: readers count a loss where the sequence skips
+# or the drops grow.  CPU 0 of this trace has its descriptions in
+# subbuffer 0, one record in 1 (50 drops while it was the newest) and the
+# rest in 2: no window may show a gap the source did not have; a window
+# from subbuffer 1 counts its 50 drops, one from 2 none.
+MKTRACE_SPLIT=1 "$mk" "$tmp/sl-s.dat" "$tmp/sl-s.exp" blockkeys
+"$bin" report "$tmp/sl-s.dat" 2>/dev/null | awk '{ print $1 }' | sort -u -n >"$tmp/sl-stimes"
+sl_pairs=0 sl_bad=0
+for a in $(cat "$tmp/sl-stimes"); do
+	for b in $(cat "$tmp/sl-stimes"); do
+		awk -v a="$a" -v b="$b" 'BEGIN { exit !(a + 0 <= b + 0) }' || continue
+		sl_pairs=$((sl_pairs + 1))
+		"$bin" slice --from "$a" --to "$b" -o "$tmp/sl-cut.dat" "$tmp/sl-s.dat" 2>/dev/null &&
+			"$bin" stat "$tmp/sl-cut.dat" >"$tmp/sl-st" 2>&1 &&
+			! grep -qE 'gap:|lost_subbufs=[1-9]' "$tmp/sl-st" ||
+			{ [ "$sl_bad" -gt 0 ] || cp "$tmp/sl-st" "$tmp/sl-stbad"; sl_bad=$((sl_bad + 1)); }
+	done
+done
+result "slice: no sequence gap in any of $sl_pairs slices of a trace without one" \
+	"$([ "$sl_pairs" -gt 200 ] && [ "$sl_bad" -eq 0 ]; echo $?)" "$tmp/sl-stbad"
+"$bin" slice --from 5.000014 -o "$tmp/sl-s1.dat" "$tmp/sl-s.dat" 2>/dev/null
+"$bin" slice --from 5.0000153 -o "$tmp/sl-s2.dat" "$tmp/sl-s.dat" 2>/dev/null
+"$bin" stat "$tmp/sl-s1.dat" >"$tmp/sl-s1.st" 2>&1
+"$bin" stat "$tmp/sl-s2.dat" >"$tmp/sl-s2.st" 2>&1
+result "slice: the drops of the window's subbuffers counted (50), not those before it" \
+	"$(grep -q '^  cpu0 high: subbufs=3 seq=0-2 events=15 dropped=50 .* lost_subbufs=0 ' \
+		"$tmp/sl-s1.st" &&
+	   grep -q '^  cpu0 high: subbufs=2 seq=0-1 events=13 dropped=0 .* lost_subbufs=0 ' \
+		"$tmp/sl-s2.st"; echo $?)" "$tmp/sl-s2.st"
+# The source's own losses stay: CPU 1 lost subbuffers 2 and 3.
+"$bin" slice --from 0 -o "$tmp/sl-g.dat" "$tmp/sl.dat" 2>/dev/null
+"$bin" stat "$tmp/sl-g.dat" >"$tmp/sl-g.st" 2>&1
+result "slice: a gap of the source in the window stays (subbuffers 2 to 3 of CPU 1)" \
+	"$(grep -q '^  cpu1 high: subbufs=3 seq=0-4 events=12 .* lost_subbufs=2 ' "$tmp/sl-g.st" &&
+	   grep -q '^  gap: high CPU 1: subbuffers 2 to 3 missing' "$tmp/sl-g.st"; echo $?)" \
+	"$tmp/sl-g.st"
+
+# A name learned before the window with a newline in it: the comms section
+# of the slice keeps one line per name, and report prints it as before.
+MKTRACE_NAME="$(printf 'lea\nrn')" "$mk" "$tmp/sl-nl.dat" "$tmp/sl-nl.exp"
+"$bin" report "$tmp/sl-nl.dat" 2>/dev/null | window - 32.487797350 32.487797862 >"$tmp/sl-nl.want"
+"$bin" slice --from 32.487797350 --to 32.487797862 -o "$tmp/sl-nl2.dat" "$tmp/sl-nl.dat" \
+	2>/dev/null
+"$bin" report "$tmp/sl-nl2.dat" >"$tmp/sl-nl.got" 2>&1
+result "slice: a name with a newline, learned before the window, as the whole prints it" \
+	"$(grep -q '^32.487797350 1 lea?rn-42 foo:bits' "$tmp/sl-nl.want" &&
+	   cmp -s "$tmp/sl-nl.want" "$tmp/sl-nl.got"; echo $?)" "$tmp/sl-nl.got"
+
 # --before/--after the first trigger record (5.000001280 in the synthetic trace).
 "$bin" report "$tmp/sl.dat" >"$tmp/sl-whole"
 "$bin" slice --before 1us --after 3500ms -o "$tmp/sl-t.dat" "$tmp/sl.dat" 2>/dev/null
@@ -93,6 +141,11 @@ if "$bin" slice -z19 --from 5 --to 20 -o "$tmp/sl-z.dat" "$tmp/sl.dat" 2>/dev/nu
 	result "slice -z19: a zstd file, report of it that of the uncompressed slice \
 ($(wc -l <"$tmp/sl-p.got") lines)" \
 		"$([ -s "$tmp/sl-p.got" ] && cmp -s "$tmp/sl-z.got" "$tmp/sl-p.got"; echo $?)"
+	(umask 022 && "$bin" slice --from 5 -o "$tmp/sl-m.dat" "$tmp/sl.dat" 2>/dev/null &&
+		"$bin" slice -z --from 5 -o "$tmp/sl-mz.dat" "$tmp/sl.dat" 2>/dev/null)
+	result "slice: the file 0600 as record's, compressed or not (umask 022)" \
+		"$([ "$(stat -c %a "$tmp/sl-m.dat" "$tmp/sl-mz.dat" | tr '\n' ' ')" = '600 600 ' ]
+		   echo $?)"
 	"$bin" slice --from 8 --to 12 -o "$tmp/sl-zz.dat" "$tmp/sl-z.dat" 2>/dev/null
 	"$bin" report "$tmp/sl-zz.dat" >"$tmp/sl-zz.got" 2>&1
 	result "slice of a compressed trace" \

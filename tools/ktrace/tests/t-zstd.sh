@@ -78,6 +78,20 @@ they print of the uncompressed ones" \
 		"$bin" report "$tmp/s.dat" >"$tmp/z-s.rep" 2>&1
 		result "a file of the zstd command, named .trace: read by its magic" \
 			"$(cmp -s "$tmp/z-s.rep" "$tmp/z-cli.rep"; echo $?)"
+		# A skippable frame first, as pzstd and the seekable format write.
+		{ printf '\120\052\115\030\004\000\000\000ktrc'; cat "$tmp/z-cli.trace"; } \
+			>"$tmp/z-skip.trace"
+		"$bin" report "$tmp/z-skip.trace" >"$tmp/z-skip.rep" 2>&1
+		result "a zstd file that starts with a skippable frame: read" \
+			"$(cmp -s "$tmp/z-s.rep" "$tmp/z-skip.rep"; echo $?)" "$tmp/z-skip.rep"
+		# A trace cut short, then compressed: the cut is a byte of the trace.
+		"$bin" slice --from 0 -o "$tmp/z-sl.dat" "$tmp/s.dat" 2>/dev/null
+		hsize=$(($(wc -c <"$tmp/z-sl.dat") * 3 / 4))
+		head -c "$hsize" "$tmp/z-sl.dat" | zstd -q -c >"$tmp/z-slcut.zst"
+		"$bin" report "$tmp/z-slcut.zst" >/dev/null 2>"$tmp/z-slcut.err"
+		grep -q "cut short at byte $hsize of its trace" "$tmp/z-slcut.err"
+		result "a cut trace, compressed: where it is cut is said in bytes of the trace" $? \
+			"$tmp/z-slcut.err"
 
 		# A trace of 3 blocks of zstd (128 KiB each): the synthetic trace, then
 		# a text section of 384 KiB of random text, cut in its second block.
