@@ -21,6 +21,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
+#include <linux/seqlock.h>
 #include <linux/string.h>
 #include <linux/time64.h>
 #include <kunit/visibility.h>
@@ -119,28 +120,103 @@ void ktrace_clock_emulate_from(struct ktrace_clock_info *c, u64 now_ns,
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_emulate_from);
 
-/* A reference instant of the trace clock, for ktrace_clock_ns(). */
-static u64 ktrace_ref_clock;
-static u64 ktrace_ref_mono_ns;
+/*
+ * What converts trace clock values to times: the rate, the shift and a
+ * reference instant, as one set.  A clock change (ktrace_clock_select())
+ * rewrites them all and every start takes a new reference instant, while
+ * the ascii pipe converts the records it reads, the panic dump converts
+ * them with the other CPUs stopped in any state, and a latency trigger
+ * reads the reference from the write path: a reader must never mix a new
+ * rate with an old shift or reference.  They are published through a
+ * latch (two copies, see write_seqcount_latch_begin()) rather than a
+ * seqcount: the panic dump runs with the writer maybe stopped half-way on
+ * another CPU, or interrupted on its own, and a seqcount reader would
+ * then retry forever; a latch reader always has one complete copy.
+ *
+ * Writers are serialized by ktrace_mutex, which this layer below the
+ * core's does not know of: ktrace_clock_set_ref() is the only writer, and
+ * it is called at boot (before any reader) and, from ktrace_clock_select()
+ * and at every start, with ktrace_mutex held.  write_seqcount_latch() in
+ * ktrace_clock_conv_write() pairs with read_seqcount_latch() and
+ * read_seqcount_latch_retry() in ktrace_clock_conv_get().
+ *
+ * The writers of the trace read &ktrace_clock itself (its shift at every
+ * event): it changes only with them stopped.
+ */
+VISIBLE_IF_KUNIT struct ktrace_clock_latch ktrace_clock_latch = {
+	.seq = SEQCNT_LATCH_ZERO(ktrace_clock_latch.seq),
+	.conv = {
+		{ .freq_hz = NSEC_PER_SEC },
+		{ .freq_hz = NSEC_PER_SEC },
+	},
+};
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_latch);
+
+/**
+ * ktrace_clock_conv_write() - publish a new conversion set
+ * @c: the set
+ *
+ * With ktrace_mutex held, or at boot.  Readers see the old set or @c
+ * whole, never a mix.
+ */
+VISIBLE_IF_KUNIT void ktrace_clock_conv_write(const struct ktrace_clock_conv *c)
+{
+	struct ktrace_clock_latch *l = &ktrace_clock_latch;
+
+	/* Readers go to conv[1] while conv[0] changes ... */
+	write_seqcount_latch_begin(&l->seq);
+	l->conv[0] = *c;
+	/* ... then back to conv[0] while conv[1] changes. */
+	write_seqcount_latch(&l->seq);
+	l->conv[1] = *c;
+	write_seqcount_latch_end(&l->seq);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_conv_write);
+
+/**
+ * ktrace_clock_conv_get() - a consistent copy of the conversion set
+ * @c: set to it
+ *
+ * Any context, NMI and a panic with the writer stopped half-way
+ * included: the copy the latch points to is never being written, so the
+ * loop ends once no writer moves the latch during the copy.
+ */
+void ktrace_clock_conv_get(struct ktrace_clock_conv *c)
+{
+	struct ktrace_clock_latch *l = &ktrace_clock_latch;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_latch(&l->seq);
+		*c = l->conv[seq & 1];
+	} while (read_seqcount_latch_retry(&l->seq, seq));
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_conv_get);
 
 /**
  * ktrace_clock_set_ref() - take a reference instant of the trace clock
  *
- * Taken at boot and at every start, so that TSC-based times stay close to
- * CLOCK_MONOTONIC even as the two drift apart over weeks.  When the trace
- * clock is CLOCK_MONOTONIC itself, the reference is exact by construction,
- * so that times convert back to what was read.
+ * Taken at boot, at every clock change and at every start, so that
+ * TSC-based times stay close to CLOCK_MONOTONIC even as the two drift
+ * apart over weeks; published with the clock's rate and shift.  When the
+ * trace clock is CLOCK_MONOTONIC itself, the reference is exact by
+ * construction, so that times convert back to what was read.  With
+ * ktrace_mutex held, or at boot: the one writer of the conversion set.
  */
 void ktrace_clock_set_ref(void)
 {
-	u64 clock = ktrace_clock_read();
+	struct ktrace_clock_conv c = {
+		.freq_hz = ktrace_clock.freq_hz,
+		.shift = ktrace_clock.shift,
+		.ref_clock = ktrace_clock_read(),
+	};
 
-	WRITE_ONCE(ktrace_ref_clock, clock);
 	if (static_branch_likely(&ktrace_clock_tsc) ||
 	    static_branch_unlikely(&ktrace_clock_emulated))
-		WRITE_ONCE(ktrace_ref_mono_ns, ktime_get_mono_fast_ns());
+		c.ref_mono_ns = ktime_get_mono_fast_ns();
 	else
-		WRITE_ONCE(ktrace_ref_mono_ns, clock << ktrace_clock.shift);
+		c.ref_mono_ns = c.ref_clock << c.shift;
+	ktrace_clock_conv_write(&c);
 }
 
 /**
@@ -149,44 +225,56 @@ void ktrace_clock_set_ref(void)
  * @mono_ns: CLOCK_MONOTONIC then
  *
  * For the metadata, so that decoders convert exactly as the kernel does.
+ * Any context.
  */
 void ktrace_clock_get_ref(u64 *clock, u64 *mono_ns)
 {
-	*clock = READ_ONCE(ktrace_ref_clock);
-	*mono_ns = READ_ONCE(ktrace_ref_mono_ns);
+	struct ktrace_clock_conv c;
+
+	ktrace_clock_conv_get(&c);
+	*clock = c.ref_clock;
+	*mono_ns = c.ref_mono_ns;
 }
 
 /**
  * ktrace_clock_ns() - a trace clock value in CLOCK_MONOTONIC nanoseconds
  * @clock: a full (shifted) trace clock value
  *
+ * Any context; rate, shift and reference from one consistent set.
+ *
  * Return: the time in nanoseconds of CLOCK_MONOTONIC.
  */
 u64 ktrace_clock_ns(u64 clock)
 {
-	u64 ref = READ_ONCE(ktrace_ref_clock), mono = READ_ONCE(ktrace_ref_mono_ns);
+	struct ktrace_clock_conv c;
 	u64 delta;
 
-	if (clock >= ref) {
-		delta = mul_u64_u64_div_u64((clock - ref) << ktrace_clock.shift,
-					    NSEC_PER_SEC, ktrace_clock.freq_hz);
-		return mono + delta;
+	ktrace_clock_conv_get(&c);
+	if (clock >= c.ref_clock) {
+		delta = mul_u64_u64_div_u64((clock - c.ref_clock) << c.shift,
+					    NSEC_PER_SEC, c.freq_hz);
+		return c.ref_mono_ns + delta;
 	}
-	delta = mul_u64_u64_div_u64((ref - clock) << ktrace_clock.shift,
-				    NSEC_PER_SEC, ktrace_clock.freq_hz);
-	return mono > delta ? mono - delta : 0;
+	delta = mul_u64_u64_div_u64((c.ref_clock - clock) << c.shift,
+				    NSEC_PER_SEC, c.freq_hz);
+	return c.ref_mono_ns > delta ? c.ref_mono_ns - delta : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_ns);
 
 /**
  * ktrace_clock_delta_ns() - a duration of the trace clock in nanoseconds
  * @units: the duration, in (shifted) trace clock units
  *
+ * Any context.
+ *
  * Return: nanoseconds.
  */
 u64 ktrace_clock_delta_ns(u64 units)
 {
-	return mul_u64_u64_div_u64(units << ktrace_clock.shift, NSEC_PER_SEC,
-				   ktrace_clock.freq_hz);
+	struct ktrace_clock_conv c;
+
+	ktrace_clock_conv_get(&c);
+	return mul_u64_u64_div_u64(units << c.shift, NSEC_PER_SEC, c.freq_hz);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_delta_ns);
 
@@ -194,12 +282,16 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_delta_ns);
  * ktrace_clock_units() - a duration in nanoseconds in trace clock units
  * @ns: the duration; at most an hour, so that nothing overflows
  *
+ * Any context.
+ *
  * Return: the (shifted) trace clock units, rounded down.
  */
 u64 ktrace_clock_units(u64 ns)
 {
-	return mul_u64_u64_div_u64(ns, ktrace_clock.freq_hz, NSEC_PER_SEC) >>
-	       ktrace_clock.shift;
+	struct ktrace_clock_conv c;
+
+	ktrace_clock_conv_get(&c);
+	return mul_u64_u64_div_u64(ns, c.freq_hz, NSEC_PER_SEC) >> c.shift;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_units);
 
@@ -244,6 +336,37 @@ int ktrace_clock_allowed(int id, const struct ktrace_clock_caps *caps)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_allowed);
+
+/**
+ * ktrace_clock_change() - what choosing a clock would do
+ * @id: the clock, from ktrace_clock_parse()
+ * @cur: the name of the current clock (&ktrace_clock.name)
+ * @caps: what the machine offers
+ *
+ * Choosing the current clock changes nothing, even where it could not be
+ * chosen now (a TSC found unstable since, not yet given up).  "tsc" while
+ * the current clock is "tsc-mono" names the current clock too where the
+ * TSC can be chosen (forced by ktrace.clock=tsc): the TSC was given up
+ * because the kernel marked it unstable, which it never takes back, and
+ * the next start would give it up again at once; without the force, "tsc"
+ * fails as ktrace_clock_allowed() says.
+ *
+ * Return: 1 if @id is another clock and can be chosen; 0 if it names the
+ * current clock; else the error of ktrace_clock_allowed().
+ */
+int ktrace_clock_change(int id, const char *cur,
+			const struct ktrace_clock_caps *caps)
+{
+	int ret;
+
+	if (id >= 0 && id < KTRACE_NR_CLOCKS && !strcmp(ktrace_clock_names[id], cur))
+		return 0;
+	ret = ktrace_clock_allowed(id, caps);
+	if (ret)
+		return ret;
+	return id == KTRACE_CLOCK_TSC && !strcmp(cur, "tsc-mono") ? 0 : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_change);
 
 /**
  * ktrace_clock_list() - what reading the clock control file shows

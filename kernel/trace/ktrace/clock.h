@@ -7,6 +7,7 @@
 #define _KTRACE_CLOCK_H
 
 #include <linux/jump_label.h>
+#include <linux/seqlock.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 #ifdef CONFIG_X86
@@ -31,6 +32,8 @@
  * Chosen at boot (ktrace.clock=), by the clock control file
  * (ktrace_clock_select()) and from "tsc" to "tsc-mono" (see
  * ktrace_clock_check()): always with writers stopped and ktrace_mutex held.
+ * Readers outside ktrace_mutex convert with ktrace_clock_conv_get()'s
+ * consistent copy instead.
  */
 struct ktrace_clock_info {
 	const char *name;
@@ -107,9 +110,44 @@ static __always_inline u64 ktrace_clock_read(void)
 	return raw >> ktrace_clock.shift;
 }
 
+/**
+ * struct ktrace_clock_conv - what converts trace clock values to times
+ * @freq_hz: &ktrace_clock.freq_hz
+ * @ref_clock: the trace clock at the reference instant
+ * @ref_mono_ns: CLOCK_MONOTONIC then
+ * @shift: &ktrace_clock.shift
+ *
+ * One set, published by ktrace_clock_set_ref() and read whole by
+ * ktrace_clock_conv_get().
+ */
+struct ktrace_clock_conv {
+	u64 freq_hz;
+	u64 ref_clock;
+	u64 ref_mono_ns;
+	unsigned int shift;
+};
+
+/**
+ * struct ktrace_clock_latch - the conversion set, latched (see clock.c)
+ * @seq: its latch count
+ * @conv: the two copies
+ */
+struct ktrace_clock_latch {
+	seqcount_latch_t seq;
+	struct ktrace_clock_conv conv[2];
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+extern struct ktrace_clock_latch ktrace_clock_latch;
+void ktrace_clock_conv_write(const struct ktrace_clock_conv *c);
+#endif
+void ktrace_clock_conv_get(struct ktrace_clock_conv *c);
+
 unsigned int ktrace_clock_shift(u64 freq_hz);
 int ktrace_clock_parse(const char *name);
 int ktrace_clock_allowed(int id, const struct ktrace_clock_caps *caps);
+int ktrace_clock_change(int id, const char *cur,
+			const struct ktrace_clock_caps *caps);
 int ktrace_clock_list(char *buf, size_t size,
 		      const struct ktrace_clock_caps *caps, const char *cur);
 void ktrace_clock_get_caps(struct ktrace_clock_caps *caps);

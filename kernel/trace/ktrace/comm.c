@@ -16,12 +16,20 @@
  * here, and the readers fall back on this table: the ascii pipe, and the
  * comms file that tools/ktrace record saves beside the streams.
  *
- * The table is an array indexed by the low bits of the pid, sized at boot
- * from pid_max (capped at %KTRACE_COMMS_MAX slots): with as many slots as
- * pids, every pid has its own slot; with fewer, pids are allocated in
- * increasing order, so the slot keeps the most recent of the pids that
- * share it, which is the one the overwriting high-rate channel still
- * shows.  It is emptied at every start, so a name belongs to one trace.
+ * The table is sized at boot from pid_max (capped at %KTRACE_COMMS_MAX
+ * slots) and two-way: a pid goes in its first slot, indexed by its low
+ * bits, unless that slot names another pid; then in its second, indexed
+ * by a hash of the pid; and when both name other pids, it evicts the one
+ * saved longest ago (ftrace's saved_cmdlines evicts its oldest entry).
+ * With as many slots as pids, every pid has its own first slot and the
+ * second is never used.  With fewer (pid_max raised above
+ * %KTRACE_COMMS_MAX), pids sharing a first slot keep their names until
+ * both ways of a pid are taken: an exited task's name that the trace
+ * still shows is not evicted by the first live task whose pid has the
+ * same low bits.  Every slot stores the full pid and a lookup compares
+ * it: a pid whose name was evicted has none (the reader prints <...>),
+ * never another pid's.  The table is emptied at every start, so a name
+ * belongs to one trace.
  *
  * Saving runs in any context, NMI included, and takes no lock: each slot
  * has a sequence count, odd while a writer fills the slot.  A writer
@@ -33,6 +41,8 @@
  */
 #include <linux/atomic.h>
 #include <linux/hardirq.h>
+#include <linux/hash.h>
+#include <linux/jiffies.h>
 #include <linux/init.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -60,6 +70,7 @@ int ktrace_comm_table_init(struct ktrace_comm_table *t, unsigned int nr)
 	if (!t->slots)
 		return -ENOMEM;
 	t->nr = nr;
+	t->bits = ilog2(nr);
 	atomic_long_set(&t->missed, 0);
 	return 0;
 }
@@ -78,6 +89,47 @@ void ktrace_comm_table_free(struct ktrace_comm_table *t)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_free);
 
 /**
+ * ktrace_comm_way() - one of the two slots of a pid
+ * @t: the table
+ * @pid: the pid
+ * @way: 0 for its first slot (its low bits), 1 for its second (a hash)
+ *
+ * Return: the slot's index.
+ */
+unsigned int ktrace_comm_way(const struct ktrace_comm_table *t, pid_t pid,
+			     unsigned int way)
+{
+	if (!way)
+		return pid & (t->nr - 1);
+	return t->bits ? hash_32(pid, t->bits) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_way);
+
+/*
+ * The slot to save @pid in: the one of its two that names it, else an
+ * empty one, else the one saved longest ago (the first on a tie, so that
+ * with one way the most recent pid wins).  Racy reads: a slot being
+ * written is caught by the save's cmpxchg.
+ */
+static struct ktrace_comm_slot *ktrace_comm_slot_for(struct ktrace_comm_table *t,
+						     pid_t pid)
+{
+	struct ktrace_comm_slot *a = &t->slots[ktrace_comm_way(t, pid, 0)];
+	struct ktrace_comm_slot *b = &t->slots[ktrace_comm_way(t, pid, 1)];
+	u32 pa = READ_ONCE(a->pid), pb = READ_ONCE(b->pid);
+
+	if (pa == (u32)pid || a == b)
+		return a;
+	if (pb == (u32)pid)
+		return b;
+	if (!pa)
+		return a;
+	if (!pb)
+		return b;
+	return (s32)(READ_ONCE(b->stamp) - READ_ONCE(a->stamp)) < 0 ? b : a;
+}
+
+/**
  * ktrace_comm_table_save() - save the name of a pid in a table
  * @t: the table
  * @pid: the pid, above 0
@@ -86,12 +138,13 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_free);
  * Any context, NMI included; no lock, no wait.  Called with preemption
  * disabled, so that a slot stays odd only briefly.  A slot being written
  * (by another CPU, or by the context this one interrupted) is left alone
- * and the name counted in @t->missed.
+ * and the name counted in @t->missed.  The slot is the pid's own, or an
+ * empty one, or the one of its two saved longest ago.
  */
 void ktrace_comm_table_save(struct ktrace_comm_table *t, pid_t pid,
 			    const char *comm)
 {
-	struct ktrace_comm_slot *s = &t->slots[pid & (t->nr - 1)];
+	struct ktrace_comm_slot *s = ktrace_comm_slot_for(t, pid);
 	union ktrace_comm_name n;
 	unsigned int i;
 	int seq;
@@ -107,7 +160,10 @@ void ktrace_comm_table_save(struct ktrace_comm_table *t, pid_t pid,
 		atomic_long_inc(&t->missed);
 		return;
 	}
-	WRITE_ONCE(s->pid, pid);
+	if (READ_ONCE(s->pid) != pid) {
+		WRITE_ONCE(s->stamp, (u32)jiffies);
+		WRITE_ONCE(s->pid, pid);
+	}
 	for (i = 0; i < ARRAY_SIZE(n.w); i++)
 		WRITE_ONCE(s->comm.w[i], n.w[i]);
 	/*
@@ -188,10 +244,17 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_get);
 bool ktrace_comm_table_lookup(struct ktrace_comm_table *t, pid_t pid,
 			      char *comm)
 {
+	unsigned int way;
 	pid_t p;
 
-	return t->nr && pid > 0 &&
-	       ktrace_comm_table_get(t, pid & (t->nr - 1), &p, comm) && p == pid;
+	if (!t->nr || pid <= 0)
+		return false;
+	/* The slot's own pid is compared: never another pid's name. */
+	for (way = 0; way < 2; way++)
+		if (ktrace_comm_table_get(t, ktrace_comm_way(t, pid, way), &p, comm) &&
+		    p == pid)
+			return true;
+	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_lookup);
 
@@ -242,10 +305,11 @@ void ktrace_comm_save(pid_t pid, const char *comm)
  *
  * For sched:switch's probe, on the hottest write path: the common case, a
  * task switched in again that was named before, costs a read of its
- * comm and of its slot (24 bytes) and a compare of three words, and
- * writes nothing; the slot is written only when it names another pid (the
- * task's first switch of the trace, or another pid of the same slot
- * switched in since) or another name (a rename, an exec).  A slot being
+ * comm and of its slot (32 bytes; of its second slot too when the first
+ * names another pid) and a compare of three words, and writes nothing;
+ * a slot is written only when neither names the pid (the task's first
+ * switch of the trace, or its name evicted since) or the name changed (a
+ * rename, an exec).  A slot being
  * written is not read twice: the task is saved, or counted as missed, as
  * ktrace_comm_save() does.  Preemption disabled, as in the probe.
  */
@@ -253,7 +317,7 @@ void ktrace_comm_save_task(const struct task_struct *p)
 {
 	struct ktrace_comm_slot *s;
 	union ktrace_comm_name n;
-	unsigned int i;
+	unsigned int i, way;
 
 	if (!ktrace_comms.nr || p->pid <= 0)
 		return;
@@ -263,13 +327,16 @@ void ktrace_comm_save_task(const struct task_struct *p)
 	 */
 	memcpy(n.c, p->comm, sizeof(n.c));
 	n.c[TASK_COMM_LEN - 1] = '\0';
-	s = &ktrace_comms.slots[p->pid & (ktrace_comms.nr - 1)];
-	if (!(atomic_read(&s->seq) & 1) && READ_ONCE(s->pid) == p->pid) {
+	for (way = 0; way < 2; way++) {
+		s = &ktrace_comms.slots[ktrace_comm_way(&ktrace_comms, p->pid, way)];
+		if ((atomic_read(&s->seq) & 1) || READ_ONCE(s->pid) != p->pid)
+			continue;
 		for (i = 0; i < ARRAY_SIZE(n.w); i++)
 			if (READ_ONCE(s->comm.w[i]) != n.w[i])
 				break;
 		if (i == ARRAY_SIZE(n.w))
 			return;
+		break;
 	}
 	ktrace_comm_save(p->pid, n.c);
 }

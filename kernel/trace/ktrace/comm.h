@@ -19,25 +19,33 @@ union ktrace_comm_name {
  * struct ktrace_comm_slot - the name of one pid
  * @seq: odd while a writer fills the slot
  * @pid: the pid named, 0 if none
+ * @stamp: jiffies when @pid was saved here, to evict the older of a pid's
+ *	two slots
  * @comm: its name, NUL-padded
  */
 struct ktrace_comm_slot {
 	atomic_t seq;
 	u32 pid;
+	u32 stamp;
 	union ktrace_comm_name comm;
 };
 
 /**
- * struct ktrace_comm_table - pid to name, indexed by the low bits of the pid
+ * struct ktrace_comm_table - pid to name, two ways (see comm.c)
  * @slots: @nr slots
  * @nr: a power of two
+ * @bits: log2(@nr)
  * @missed: names not saved because their slot was being written
  */
 struct ktrace_comm_table {
 	struct ktrace_comm_slot *slots;
 	unsigned int nr;
+	unsigned int bits;
 	atomic_long_t missed;
 };
+
+unsigned int ktrace_comm_way(const struct ktrace_comm_table *t, pid_t pid,
+			     unsigned int way);
 
 int ktrace_comm_table_init(struct ktrace_comm_table *t, unsigned int nr);
 void ktrace_comm_table_free(struct ktrace_comm_table *t);

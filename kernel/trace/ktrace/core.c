@@ -540,32 +540,44 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_clock_pin);
 
 /**
  * ktrace_set_clock() - choose the trace clock
- * @name: "tsc" or "mono"
+ * @name: "tsc" or "mono"; "tsc-mono", the TSC given up, cannot be chosen
  *
  * A new clock starts a new trace, as a new mode does: the buffers are
  * freed (records of the old clock would be decoded in the new clock's
  * unit) and allocated empty at the next start, whose metadata describes
- * the new clock.  Choosing the current clock changes nothing.
+ * the new clock.  Choosing the current clock changes nothing and
+ * succeeds, even where it could not be chosen now; so does "tsc" while
+ * the current clock is "tsc-mono" and the TSC was forced by
+ * ktrace.clock=tsc (the next start would give the unstable TSC up again);
+ * without the force, "tsc" then fails with -EOPNOTSUPP
+ * (ktrace_clock_change()).
  *
- * Return: 0; -EINVAL for an unknown name; -ENODEV or -EOPNOTSUPP for a
- * TSC that is absent or not trusted (ktrace_clock_allowed()); -EBUSY while
- * tracing (a trace a trigger froze is stopped first) or while a latency
- * trigger is armed.  Nothing changes on an error.
+ * Return: 0; -EINVAL for an unknown name ("tsc-mono" included); -ENODEV
+ * for "tsc" without a TSC of known rate; -EOPNOTSUPP for "tsc" where the
+ * TSC is not trusted (not constant, not non-stop, or marked unstable) and
+ * was not forced at boot (ktrace_clock_allowed()); -EBUSY while tracing (a
+ * trace a trigger froze is stopped first) or while a latency trigger is
+ * armed, even for the current clock.  Nothing changes on an error.
  */
 int ktrace_set_clock(const char *name)
 {
 	int id = ktrace_clock_parse(name), ret = 0;
+	struct ktrace_clock_caps caps;
 
 	if (id < 0)
 		return id;
+	ktrace_clock_get_caps(&caps);
 	mutex_lock(&ktrace_mutex);
 	ktrace_stop_if_frozen();
 	if (ktrace_running || ktrace_clock_pins) {
 		ret = -EBUSY;
-	} else if (strcmp(name, ktrace_clock.name)) {
-		ret = ktrace_clock_select(id);
-		if (!ret)
-			ktrace_channels_free();
+	} else {
+		ret = ktrace_clock_change(id, ktrace_clock.name, &caps);
+		if (ret > 0) {
+			ret = ktrace_clock_select(id);
+			if (!ret)
+				ktrace_channels_free();
+		}
 	}
 	mutex_unlock(&ktrace_mutex);
 	/* As in ktrace_set_mode(). */

@@ -439,10 +439,8 @@ static void __ktrace_metadata_write(struct ktrace_meta_writer *w)
 		/* The clock and the channels. */
 		.nr_records = 1 + KTRACE_NR_CHANNELS,
 	};
-	struct ktrace_meta_clock mc = {
-		.freq_hz = ktrace_clock.freq_hz,
-		.shift = ktrace_clock.shift,
-	};
+	struct ktrace_meta_clock mc = { };
+	struct ktrace_clock_conv conv;
 	struct ktrace_event *ev;
 	unsigned int ch;
 
@@ -454,8 +452,12 @@ static void __ktrace_metadata_write(struct ktrace_meta_writer *w)
 	strscpy_pad(mt.nodename, init_utsname()->nodename);
 	ktrace_meta(w, KTRACE_META_TRACE, &mt, sizeof(mt));
 
-	/* The reference the ascii pipe converts with: the same times. */
-	ktrace_clock_get_ref(&mc.ref_clock, &mc.ref_mono_ns);
+	/* The set the ascii pipe converts with: the same times. */
+	ktrace_clock_conv_get(&conv);
+	mc.freq_hz = conv.freq_hz;
+	mc.shift = conv.shift;
+	mc.ref_clock = conv.ref_clock;
+	mc.ref_mono_ns = conv.ref_mono_ns;
 	mc.ref_real_ns = mc.ref_mono_ns + ktime_get_real_fast_ns() -
 			 ktime_get_mono_fast_ns();
 	strscpy_pad(mc.name, ktrace_clock.name);

@@ -1559,11 +1559,13 @@ static void pf_meta(void)
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_ENTRY, 0, 0, 2, 0, "syscalls",
 		   "entry");
 	/* Signed and saturating, as the kernel's (-1: no system call). */
-	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC,
+		   KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
 	meta_field("arg0", 10, 22, KTRACE_DISPLAY_HEX, 0, 0);
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_EXIT, 0, 0, 2, 0, "syscalls",
 		   "exit");
-	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC, KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
+	meta_field("nr", 0, 10, KTRACE_DISPLAY_DEC,
+		   KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
 	meta_field("ret", 10, 22, KTRACE_DISPLAY_DEC,
 		   KTRACE_FIELD_SIGNED | KTRACE_FIELD_SATURATES, 0);
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, PF_PEXIT, 0, 0, 1, 0, "sched",
@@ -2441,6 +2443,7 @@ static void default_medium(bool with_trigger)
 	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
 	static unsigned char big[65535];
 	unsigned char ex[32];
+	const char *name;
 	unsigned int i;
 	int32_t neg = -5;
 
@@ -2467,7 +2470,8 @@ static void default_medium(bool with_trigger)
 	memset(ex, 0, sizeof(ex));
 	ex[0] = 42;
 	/* $MKTRACE_NAME (t-slice.sh): another name, not in EXPECTED. */
-	strncpy((char *)ex + 4, getenv("MKTRACE_NAME") ? getenv("MKTRACE_NAME") : "learned", 16);
+	name = getenv("MKTRACE_NAME") ? getenv("MKTRACE_NAME") : "learned";
+	memcpy(ex + 4, name, strnlen(name, 16));
 	sb_expanded(&med, 7, 4, 1020, ex, 20);
 	line(1020, 0, "<idle>-0", "bar:name pid=42 comm=\"learned\"");
 	if (with_trigger) {

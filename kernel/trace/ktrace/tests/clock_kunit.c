@@ -177,6 +177,110 @@ static void clock_caps_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, strlen(buf), 3);
 }
 
+/*
+ * What ktrace_set_clock() does with each name, from each current clock:
+ * 1 changes the clock, 0 changes nothing, else the errno.
+ */
+static void clock_change_test(struct kunit *test)
+{
+	static const struct ktrace_clock_caps none = { },
+		trusted = { .tsc = true, .tsc_trusted = true },
+		untrusted = { .tsc = true },
+		forced = { .tsc = true, .tsc_forced = true };
+	static const struct {
+		const struct ktrace_clock_caps *caps;
+		const char *cur;
+		int tsc, mono;
+	} cases[] = {
+		{ &none, "mono", -ENODEV, 0 },
+		{ &trusted, "tsc", 0, 1 },
+		{ &trusted, "mono", 1, 0 },
+		{ &untrusted, "mono", -EOPNOTSUPP, 0 },
+		/* Found unstable since it was chosen, not yet given up. */
+		{ &untrusted, "tsc", 0, 1 },
+		{ &forced, "mono", 1, 0 },
+		{ &forced, "tsc", 0, 1 },
+		/* Given up: "tsc" gives "tsc-mono" again at the next start. */
+		{ &untrusted, "tsc-mono", -EOPNOTSUPP, 1 },
+		{ &forced, "tsc-mono", 0, 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct ktrace_clock_caps *caps = cases[i].caps;
+		const char *cur = cases[i].cur;
+
+		KUNIT_EXPECT_EQ_MSG(test, ktrace_clock_change(KTRACE_CLOCK_TSC, cur, caps),
+				    cases[i].tsc, "tsc from %s, case %u", cur, i);
+		KUNIT_EXPECT_EQ_MSG(test, ktrace_clock_change(KTRACE_CLOCK_MONO, cur, caps),
+				    cases[i].mono, "mono from %s, case %u", cur, i);
+		KUNIT_EXPECT_EQ(test, ktrace_clock_change(-EINVAL, cur, caps), -EINVAL);
+		KUNIT_EXPECT_EQ(test, ktrace_clock_change(KTRACE_NR_CLOCKS, cur, caps),
+				-EINVAL);
+	}
+}
+
+static void clock_conv_restore(void *orig)
+{
+	ktrace_clock_conv_write(orig);
+}
+
+/*
+ * A clock change interrupted half-way (the new rate written, not yet the
+ * new shift and reference): a reader converts with the old set whole,
+ * then, once the latch moved, with the new set whole, never a mix.  The
+ * sets differ in every field, so that any mix gives another result.
+ */
+static void clock_conv_torn_test(struct kunit *test)
+{
+	struct ktrace_clock_latch *l = &ktrace_clock_latch;
+	const struct ktrace_clock_conv new = {
+		.freq_hz = 2400000000ULL, .shift = 7,
+		.ref_clock = 1000000, .ref_mono_ns = 5 * NSEC_PER_SEC,
+	};
+	struct ktrace_clock_conv *orig = kunit_kzalloc(test, sizeof(*orig), GFP_KERNEL);
+	const struct ktrace_clock_conv old = {
+		.freq_hz = NSEC_PER_SEC, .shift = 6,
+		.ref_clock = 3000, .ref_mono_ns = 2 * NSEC_PER_SEC,
+	};
+	const u64 at = 2000000, units = 1000;
+	/* Worked out by hand from the two sets. */
+	const u64 old_ns = 2 * NSEC_PER_SEC + (at - 3000) * 64, old_delta = units * 64;
+	const u64 new_ns = 5 * NSEC_PER_SEC + 53333333, new_delta = 53333;
+	struct ktrace_clock_conv c;
+	unsigned int seq;
+
+	KUNIT_ASSERT_NOT_NULL(test, orig);
+	ktrace_clock_conv_get(orig);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clock_conv_restore, orig), 0);
+	ktrace_clock_conv_write(&old);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_ns(at), old_ns);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_delta_ns(units), old_delta);
+
+	/* The writer, as ktrace_clock_conv_write(), stopped in conv[0]. */
+	seq = raw_read_seqcount_latch(&l->seq);
+	KUNIT_ASSERT_EQ(test, seq & 1, 0);
+	write_seqcount_latch_begin(&l->seq);
+	l->conv[0].freq_hz = new.freq_hz;
+	KUNIT_EXPECT_EQ(test, ktrace_clock_ns(at), old_ns);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_delta_ns(units), old_delta);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_units(old_delta), units);
+	ktrace_clock_get_ref(&c.ref_clock, &c.ref_mono_ns);
+	KUNIT_EXPECT_EQ(test, c.ref_clock, old.ref_clock);
+	l->conv[0] = new;
+	/* Then in conv[1]. */
+	write_seqcount_latch(&l->seq);
+	l->conv[1].freq_hz = new.freq_hz;
+	KUNIT_EXPECT_EQ(test, ktrace_clock_ns(at), new_ns);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_delta_ns(units), new_delta);
+	ktrace_clock_conv_get(&c);
+	KUNIT_EXPECT_EQ(test, c.shift, new.shift);
+	KUNIT_EXPECT_EQ(test, c.ref_mono_ns, new.ref_mono_ns);
+	l->conv[1] = new;
+	write_seqcount_latch_end(&l->seq);
+	KUNIT_EXPECT_EQ(test, ktrace_clock_ns(at), new_ns);
+}
+
 static struct kunit_case ktrace_clock_cases[] = {
 	KUNIT_CASE_PARAM(clock_shift_table_test, clock_shift_gen_params),
 	KUNIT_CASE(clock_shift_bound_test),
@@ -184,6 +288,8 @@ static struct kunit_case ktrace_clock_cases[] = {
 	KUNIT_CASE(clock_emulate_test),
 	KUNIT_CASE(clock_parse_test),
 	KUNIT_CASE_PARAM(clock_caps_test, clock_caps_gen_params),
+	KUNIT_CASE(clock_change_test),
+	KUNIT_CASE(clock_conv_torn_test),
 	{}
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the saved comms table: a name saved for a pid is found
- * for that pid only, the most recent of two pids sharing a slot wins,
+ * for that pid only, two pids sharing a slot keep their names, a third
+ * evicts the older (never giving a pid another's name),
  * long names are truncated, a busy slot is left alone and counted, and a
  * reset forgets everything.  They use a private table, not the trace's.
  */
@@ -44,22 +45,74 @@ static void comm_save_lookup(struct kunit *test)
 	ktrace_comm_table_free(t);
 }
 
-/* Pids are allocated upwards: the slot keeps the most recent. */
+/*
+ * Pids sharing their first slot (3, 67, 19 and 163 with 16 slots, pid_max
+ * above the table's size): the second keeps both names, a third evicts
+ * the older of its two slots, and a pid whose name was evicted has none,
+ * never another pid's.  The second slots are hash_32()'s, checked first.
+ */
 static void comm_collision(struct kunit *test)
 {
 	struct ktrace_comm_table *t = new_table(test);
 	char comm[TASK_COMM_LEN];
 	pid_t pid;
 
+	KUNIT_ASSERT_EQ(test, ktrace_comm_way(t, 3, 0), 3);
+	KUNIT_ASSERT_EQ(test, ktrace_comm_way(t, 67, 0), 3);
+	KUNIT_ASSERT_EQ(test, ktrace_comm_way(t, 67, 1), 9);
 	ktrace_comm_table_save(t, 3, "old");
-	ktrace_comm_table_save(t, 3 + 4 * SLOTS, "new");
-	KUNIT_EXPECT_FALSE(test, ktrace_comm_table_lookup(t, 3, comm));
-	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 3 + 4 * SLOTS, comm));
+	ktrace_comm_table_save(t, 67, "new");
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 3, comm));
+	KUNIT_EXPECT_STREQ(test, comm, "old");
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 67, comm));
 	KUNIT_EXPECT_STREQ(test, comm, "new");
 	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_get(t, 3, &pid, comm));
-	KUNIT_EXPECT_EQ(test, pid, 3 + 4 * SLOTS);
+	KUNIT_EXPECT_EQ(test, pid, 3);
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_get(t, 9, &pid, comm));
+	KUNIT_EXPECT_EQ(test, pid, 67);
 	KUNIT_EXPECT_FALSE(test, ktrace_comm_table_get(t, 4, &pid, comm));
 	KUNIT_EXPECT_FALSE(test, ktrace_comm_table_get(t, SLOTS, &pid, comm));
+	/* A rename of the pid in its second slot stays there. */
+	ktrace_comm_table_save(t, 67, "renamed");
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_get(t, 9, &pid, comm));
+	KUNIT_EXPECT_STREQ(test, comm, "renamed");
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_get(t, 3, &pid, comm));
+	KUNIT_EXPECT_STREQ(test, comm, "old");
+	ktrace_comm_table_free(t);
+}
+
+static void comm_evict_oldest(struct kunit *test)
+{
+	struct ktrace_comm_table *t = new_table(test);
+	char comm[TASK_COMM_LEN];
+
+	/* 19 and 163: slots 3 and 4 both. */
+	KUNIT_ASSERT_EQ(test, ktrace_comm_way(t, 19, 0), 3);
+	KUNIT_ASSERT_EQ(test, ktrace_comm_way(t, 19, 1), 4);
+	KUNIT_ASSERT_EQ(test, ktrace_comm_way(t, 163, 0), 3);
+	KUNIT_ASSERT_EQ(test, ktrace_comm_way(t, 163, 1), 4);
+	ktrace_comm_table_save(t, 3, "three");
+	ktrace_comm_table_save(t, 19, "nineteen");
+	KUNIT_EXPECT_EQ(test, t->slots[4].pid, 19);
+	/* 19 saved before 3: 163 evicts 19. */
+	t->slots[3].stamp = 1000;
+	t->slots[4].stamp = 900;
+	ktrace_comm_table_save(t, 163, "late");
+	KUNIT_EXPECT_FALSE(test, ktrace_comm_table_lookup(t, 19, comm));
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 3, comm));
+	KUNIT_EXPECT_STREQ(test, comm, "three");
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 163, comm));
+	KUNIT_EXPECT_STREQ(test, comm, "late");
+	/* Now 3 is the older, across a wrap of jiffies: 19 evicts it. */
+	t->slots[3].stamp = U32_MAX - 5;
+	t->slots[4].stamp = 10;
+	ktrace_comm_table_save(t, 19, "again");
+	KUNIT_EXPECT_FALSE(test, ktrace_comm_table_lookup(t, 3, comm));
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 19, comm));
+	KUNIT_EXPECT_STREQ(test, comm, "again");
+	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 163, comm));
+	KUNIT_EXPECT_STREQ(test, comm, "late");
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->missed), 0);
 	ktrace_comm_table_free(t);
 }
 
@@ -123,6 +176,7 @@ static void comm_reset(struct kunit *test)
 static struct kunit_case ktrace_comm_cases[] = {
 	KUNIT_CASE(comm_save_lookup),
 	KUNIT_CASE(comm_collision),
+	KUNIT_CASE(comm_evict_oldest),
 	KUNIT_CASE(comm_truncate),
 	KUNIT_CASE(comm_busy_slot),
 	KUNIT_CASE(comm_reset),

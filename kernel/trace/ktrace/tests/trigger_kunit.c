@@ -699,49 +699,83 @@ static void lat_scan_timer_test(struct kunit *test)
 }
 
 /*
+ * The name that chooses the current clock again, changing nothing:
+ * "tsc-mono" (the TSC given up) cannot be written, "tsc" from it changes
+ * nothing or fails (ktrace_clock_change()).
+ */
+static const char *current_clock_choice(void)
+{
+	return strcmp(ktrace_clock.name, "tsc-mono") ? ktrace_clock.name : "tsc";
+}
+
+/* The clock the test found, chosen again whatever the test left. */
+static void clock_restore(void *found)
+{
+	ktrace_set_enabled(false);
+	if (strcmp(ktrace_clock.name, found))
+		ktrace_set_clock(found);
+}
+
+/*
  * The clock: a bad name is -EINVAL, a TSC not allowed the errno that says
  * why, and -EBUSY comes while tracing and while a latency trigger is armed
- * (its threshold and pairs are in clock units); nothing changes on an
- * error.  "mono" can always be chosen.
+ * (its threshold and pairs are in clock units), even for the current
+ * clock; nothing changes on an error.  "mono" can always be chosen: when
+ * the clock found can be chosen back ("tsc" or "mono", whichever is the
+ * default), it is, even after a failed assertion (a KUnit action); after
+ * "tsc-mono", which cannot, the clock is not changed.
  */
 static void clock_set_test(struct kunit *test)
 {
-	struct ktrace_trigger *t = new_trigger(test, "latency:irq>20ms action=mark");
-	const char *found = ktrace_clock.name;
+	const char *found = ktrace_clock.name, *same = current_clock_choice();
+	bool back = ktrace_clock_parse(found) >= 0;
+	struct ktrace_trigger *t;
 	struct ktrace_clock_caps caps;
 	char before[64], after[64];
 	int tsc;
 
-	if (ktrace_clock_parse(found) < 0)
-		kunit_skip(test, "clock %s cannot be chosen again", found);
+	/* Before the trigger: the actions run last first, so after its own. */
+	KUNIT_ASSERT_EQ(test, kunit_add_action(test, clock_restore, (void *)found), 0);
+	t = new_trigger(test, "latency:irq>20ms action=mark");
 	ktrace_clock_show(before, sizeof(before));
 	KUNIT_EXPECT_EQ(test, ktrace_set_clock("bogus"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ktrace_set_clock(""), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ktrace_set_clock("Mono"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock("tsc-mono"), -EINVAL);
 	ktrace_clock_show(after, sizeof(after));
 	KUNIT_EXPECT_STREQ(test, after, before);
 	KUNIT_EXPECT_PTR_EQ(test, ktrace_clock.name, found);
-
-	KUNIT_ASSERT_EQ(test, ktrace_set_clock("mono"), 0);
-	KUNIT_EXPECT_STREQ(test, ktrace_clock.name, "mono");
-	KUNIT_EXPECT_EQ(test, ktrace_clock.freq_hz, NSEC_PER_SEC);
-	KUNIT_EXPECT_EQ(test, ktrace_clock.shift, 6);
-	ktrace_clock_show(after, sizeof(after));
-	KUNIT_EXPECT_NOT_NULL(test, strstr(after, "[mono]"));
 	ktrace_clock_get_caps(&caps);
 	tsc = ktrace_clock_allowed(KTRACE_CLOCK_TSC, &caps);
-	if (tsc) {
-		KUNIT_EXPECT_EQ(test, ktrace_set_clock("tsc"), tsc);
+
+	if (back) {
+		KUNIT_ASSERT_EQ(test, ktrace_set_clock("mono"), 0);
 		KUNIT_EXPECT_STREQ(test, ktrace_clock.name, "mono");
+		KUNIT_EXPECT_EQ(test, ktrace_clock.freq_hz, NSEC_PER_SEC);
+		KUNIT_EXPECT_EQ(test, ktrace_clock.shift, 6);
+		ktrace_clock_show(after, sizeof(after));
+		KUNIT_EXPECT_NOT_NULL(test, strstr(after, "[mono]"));
+		if (tsc) {
+			KUNIT_EXPECT_EQ(test, ktrace_set_clock("tsc"), tsc);
+			KUNIT_EXPECT_STREQ(test, ktrace_clock.name, "mono");
+		}
+		same = "mono";
+	} else {
+		/* "tsc" from "tsc-mono": nothing changes, or the TSC's errno. */
+		KUNIT_EXPECT_EQ(test, ktrace_set_clock("tsc"), tsc);
+		KUNIT_EXPECT_PTR_EQ(test, ktrace_clock.name, found);
 	}
 
 	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(true), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock(same), -EBUSY);
 	KUNIT_EXPECT_EQ(test, ktrace_set_clock("mono"), -EBUSY);
 	KUNIT_ASSERT_EQ(test, ktrace_set_enabled(false), 0);
 	KUNIT_ASSERT_EQ(test, ktrace_latency_arm(t), 0);
+	KUNIT_EXPECT_EQ(test, ktrace_set_clock(same), -EBUSY);
 	KUNIT_EXPECT_EQ(test, ktrace_set_clock("mono"), -EBUSY);
 	ktrace_latency_disarm(t);
-	KUNIT_EXPECT_EQ(test, ktrace_set_clock(found), 0);
+	if (back)
+		KUNIT_EXPECT_EQ(test, ktrace_set_clock(found), 0);
 	KUNIT_EXPECT_STREQ(test, ktrace_clock.name, found);
 }
 
@@ -800,8 +834,8 @@ static void lat_arm_failure_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t->lat);
 	/* Returned only once the probe was done with the matcher. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&slow_probe.done), 1);
-	/* And the clock is not kept from changing. */
-	KUNIT_EXPECT_EQ(test, ktrace_set_clock(ktrace_clock.name), 0);
+	/* And the clock is not kept from changing (no -EBUSY), whichever it is. */
+	KUNIT_EXPECT_NE(test, ktrace_set_clock(current_clock_choice()), -EBUSY);
 }
 
 /* What trigger_pipe holds, read whole into @text (PAGE_SIZE + 1 bytes). */

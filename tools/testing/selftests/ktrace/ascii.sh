@@ -112,7 +112,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	check "syscalls lines name the call: nr=1 name=write, every nr=N with a name=" \
 		"$(grep -c ' syscalls:[a-z]* nr=1 name=write ' "$TMP/sw" |
 		   awk '{ print ($1 > 0) }')/$(grep ' syscalls:' "$TMP/sw" |
-		   grep -cvE ' nr=([0-9]+ name=[a-z_0-9]+|>=1023|-1) ')" "1/0"
+		   grep -cvE ' nr=([0-9]+ name=[a-z_0-9]+|>=511|-1) ')" "1/0"
 fi
 check "no unknown events" "$(cat "$TMP/ticks" "$TMP/ascii" "$TMP/sw" | grep -c ' unknown:')" 0
 ktrace_done

@@ -22,15 +22,22 @@ dmesg_start=$(dmesg_mark)
 
 # running FILE: "CHECKED WRONG" for the lines of FILE after a sched:switch
 # on their CPU: the lines whose pid is not the last next_pid of that CPU
-# are WRONG (the first few go to FILE.bad).
+# are WRONG, and so are the sched:switch lines whose prev_pid is not the
+# next_pid of the switch before on their CPU (the first few go to FILE.bad).
 running() {
 	awk -v bad="$1.bad" '{
 		i = match($3, /-[0-9]+$/); if (!i) next
-		pid = substr($3, i + 1); cpu = $2
+		pid = substr($3, i + 1); cpu = $2; prev = ""; next_pid = ""
 		if ($4 == "sched:switch")
 			for (f = 5; f <= NF; f++)
 				if (index($f, "next_pid=") == 1)
-					run[cpu] = substr($f, 10)
+					next_pid = substr($f, 10)
+				else if (index($f, "prev_pid=") == 1)
+					prev = substr($f, 10)
+		if ((cpu in run) && $4 == "sched:switch" && prev != run[cpu]) {
+			n++; wrong++; if (wrong <= 5) print >bad
+		}
+		if (next_pid != "") run[cpu] = next_pid
 		if (!(cpu in run)) next
 		n++
 		if (pid != run[cpu]) { wrong++; if (wrong <= 5) print >bad }
