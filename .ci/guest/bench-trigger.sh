@@ -8,7 +8,8 @@
 #     events, armed_ns - events_ns that of the matcher on the same pair.
 #   freeze_ns / stop_us: from the cause (a write to trigger) to the
 #     writers' gate closed and to the trace stopped and readable, as the
-#     kernel logs them (medians of 5).
+#     kernel logs them (medians of 5); stop_begin_us: to the start of the
+#     work that stops it.
 KT=/sys/kernel/debug/ktrace
 LAT=/kselftest/ktrace/ktrace_lat
 N=${BENCH_TRIGGER_CALLS:-200000}
@@ -38,7 +39,8 @@ for _ in 1 2 3 4 5; do
 	while [ "$(cat $KT/enable)" = 1 ]; do sleep 0.05; done
 	sleep 0.2
 done
-dmesg | tail -n +$((start + 1)) | sed -n 's/.*trace frozen \([0-9]*\) ns and stopped \([0-9]*\) us.*/\1 \2/p' >/tmp/freeze
+dmesg | tail -n +$((start + 1)) | sed -n 's/.*trace frozen \([0-9]*\) ns and stopped \([0-9]*\) us.* began at \([0-9]*\) us.*/\1 \2 \3/p' >/tmp/freeze
 echo "freeze_ns $(awk '{ print $1 }' /tmp/freeze | median)"
 echo "stop_us $(awk '{ print $2 }' /tmp/freeze | median)"
+echo "stop_begin_us $(awk '{ print $3 }' /tmp/freeze | median)"
 echo '!user' >$KT/triggers

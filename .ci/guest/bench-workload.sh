@@ -4,9 +4,9 @@
 # exec, pipe and block I/O mix timed with ktrace compiled in but off, with
 # every ktrace event on (overwrite mode), and with the matching ftrace
 # events on, ROUNDS rounds of the three; the bytes each tracer wrote for it;
-# and the statedump's duration with about 200 tasks.  Prints "key value"
-# lines.  Times are CLOCK_MONOTONIC ns (ktrace-now): under QEMU's
-# instruction counting, counts of guest instructions.
+# and the statedump's duration with about 200 tasks and with 2,000.
+# Prints "key value" lines.  Times are CLOCK_MONOTONIC ns (ktrace-now):
+# under QEMU's instruction counting, counts of guest instructions.
 KT=/sys/kernel/debug/ktrace
 TR=/sys/kernel/tracing
 ITER=${ITER:-200}
@@ -80,6 +80,16 @@ ft_sum() { cat $TR/per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { s += $2 } END 
 
 echo "ftrace_events $(ft_events 0)"
 work >/dev/null	# warm up
+# BENCH_OFF_ONLY: the rounds with no tracer on alone (job-workload.sh).
+if [ -n "${BENCH_OFF_ONLY:-}" ]; then
+	off="" r=0
+	while [ $r -lt "$ROUNDS" ]; do
+		r=$((r + 1))
+		off="$off $(timed)"
+	done
+	echo "workload_ns_off$off"
+	exit 0
+fi
 off="" kt="" ft=""
 r=0
 while [ $r -lt "$ROUNDS" ]; do
@@ -120,8 +130,24 @@ echo "tasks $(ls /proc | grep -c '^[0-9]')"
 echo 0 >$KT/events/enable
 echo 1 >$KT/events/statedump/enable
 echo drop >$KT/mode
-echo 1 >$KT/enable
-echo 0 >$KT/enable
-timeout 5 cat $KT/ascii | sed -n 's/.* statedump:end /statedump /p'
+# statedump KEY SECONDS: one statedump, its statedump:end as "KEY fields";
+# SECONDS of guest time to decode the trace.
+statedump() {
+	echo 1 >$KT/enable
+	echo 0 >$KT/enable
+	timeout "$2" cat $KT/ascii | sed -n "s/.* statedump:end /$1 /p"
+}
+statedump statedump 5
+# Again with 2,000 tasks: a lock held per task, not for all (goal: no
+# hold over 100 us).  In overwrite mode: their records overflow the
+# medium channel, which in drop mode would drop statedump:end.
+n=$(ls /proc | grep -c '^[0-9]')
+while [ "$n" -lt 2000 ]; do
+	sleep 1000 &
+	n=$((n + 1))
+done
+echo "tasks_2000 $(ls /proc | grep -c '^[0-9]')"
+echo overwrite >$KT/mode
+statedump statedump_2000 120
 kill $(jobs -p) 2>/dev/null
 exit 0
