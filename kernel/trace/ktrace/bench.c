@@ -40,7 +40,7 @@
 #define BENCH_EVENTS	200000
 #define BENCH_RB_SIZE	(4 << 20)
 #define BENCH_ROUNDS	3
-#define BENCH_PROBES	8
+#define BENCH_PROBES	12
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "ktrace."

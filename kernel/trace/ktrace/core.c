@@ -101,8 +101,19 @@ static void ktrace_stop_writers(void)
 {
 	WRITE_ONCE(ktrace_tracing, false);
 	cancel_delayed_work(&ktrace_clock_work);
-	/* Writers run with preemption disabled. */
-	synchronize_rcu();
+	/*
+	 * Writers run with preemption disabled.  The stop of a trace a
+	 * trigger froze waits expedited: its history is safe already (the
+	 * gate closed at the cause), and the grace period is then all that
+	 * whoever waits for the trace (a script polling enable, a reader of
+	 * trigger_pipe) waits for: several ticks for a normal one, tens of
+	 * us for an expedited one, at the price of an IPI to each CPU once
+	 * per firing.
+	 */
+	if (READ_ONCE(ktrace_frozen))
+		synchronize_rcu_expedited();
+	else
+		synchronize_rcu();
 }
 
 /*

@@ -287,9 +287,9 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_trigger_stop_hook);
 
 static void ktrace_trigger_stop_fn(struct work_struct *work)
 {
+	u64 cause, frozen, begun = ktime_get_mono_fast_ns();
 	unsigned long gen;
 	const char *name;
-	u64 cause, frozen;
 
 	if (IS_ENABLED(CONFIG_KTRACE_KUNIT_TEST) && unlikely(ktrace_trigger_stop_hook)) {
 		ktrace_trigger_hook_fn hook = ktrace_trigger_stop_hook;
@@ -319,9 +319,10 @@ static void ktrace_trigger_stop_fn(struct work_struct *work)
 		frozen = ktime_get_mono_fast_ns();
 	if (!ktrace_stop_frozen(gen))
 		return;
-	pr_info("trigger %s: trace frozen %llu ns and stopped %llu us after the cause\n",
+	pr_info("trigger %s: trace frozen %llu ns and stopped %llu us after the cause (its stop began at %llu us)\n",
 		name, frozen - cause,
-		div_u64(ktime_get_mono_fast_ns() - cause, NSEC_PER_USEC));
+		div_u64(ktime_get_mono_fast_ns() - cause, NSEC_PER_USEC),
+		div_u64(begun - cause, NSEC_PER_USEC));
 }
 
 /*

@@ -77,38 +77,61 @@ static u32 kt_rq_keys[KT_RQ_KEYS];
  * "true" costs an unknown request, never a wrong one: the key then matches
  * no description.
  */
-static bool kt_rq_described(struct request *rq)
+static __always_inline bool kt_rq_described(struct request *rq)
 {
 	struct bio *bio = rq->bio;
 
+	/*
+	 * The same operation and flags in one test: kt_blk_flags() maps each
+	 * bit of KT_BLK_REQ_FLAGS to its own, and ignores the others.
+	 */
 	return bio && bio == rq->biotail && !blk_rq_is_passthrough(rq) &&
-	       bio_flagged(bio, BIO_TRACE_COMPLETION) && !bio_flagged(bio, BIO_CHAIN) &&
+	       !((bio->bi_opf ^ rq->cmd_flags) & (REQ_OP_MASK | KT_BLK_REQ_FLAGS)) &&
+	       (bio->bi_flags & (BIT(BIO_TRACE_COMPLETION) | BIT(BIO_CHAIN))) ==
+			BIT(BIO_TRACE_COMPLETION) &&
 	       bio->bi_bdev && bio->bi_bdev->bd_disk == rq->q->disk &&
-	       req_op(rq) != REQ_OP_ZONE_APPEND && bio_op(bio) == req_op(rq) &&
-	       kt_blk_flags(bio->bi_opf) == kt_blk_flags(rq->cmd_flags) &&
+	       req_op(rq) != REQ_OP_ZONE_APPEND &&
 	       bio->bi_iter.bi_sector == blk_rq_pos(rq) &&
 	       bio->bi_iter.bi_size == blk_rq_bytes(rq) &&
 	       READ_ONCE(kt_ev_bio_queue.enabled) && READ_ONCE(kt_ev_bio_split.enabled);
+}
+
+/* As blktrace and ftrace: no sector for passthrough and flush requests. */
+static __always_inline void kt_rq_desc_fill(struct ktrace_blk_desc *d, struct request *rq)
+{
+	kt_blk_desc_fill(d, rq->q->disk ? disk_devt(rq->q->disk) : 0,
+			 blk_rq_trace_sector(rq), blk_rq_bytes(rq), rq->cmd_flags);
+}
+
+/*
+ * Describe @rq by block:rq_describe unless done already.  Out of line: the
+ * description then stays in registers on the hot path, where most requests
+ * were described by their bio.
+ */
+static noinline void kt_rq_describe(struct request *rq, u32 key)
+{
+	u32 *slot = &kt_rq_keys[key % KT_RQ_KEYS];
+	struct ktrace_blk_desc d;
+
+	if (key && READ_ONCE(*slot) == key)
+		return;
+	kt_rq_desc_fill(&d, rq);
+	if (!ktrace_write_expanded(kt_ev_rq_describe.channel, kt_ev_rq_describe.major,
+				   kt_ev_rq_describe.minor, &d, sizeof(d)) && key)
+		WRITE_ONCE(*slot, key);
 }
 
 /* The key of @rq, described first unless a bio event or an earlier step did it. */
 static u32 kt_rq_key(struct request *rq)
 {
 	struct ktrace_blk_desc d;
-	u32 key, *slot;
+	u32 key;
 
-	/* As blktrace and ftrace: no sector for passthrough and flush requests. */
-	kt_blk_desc_fill(&d, rq->q->disk ? disk_devt(rq->q->disk) : 0,
-			 blk_rq_trace_sector(rq), blk_rq_bytes(rq), rq->cmd_flags);
+	kt_rq_desc_fill(&d, rq);
 	key = ktrace_blk_key(&d);
-	if (kt_rq_described(rq) || !READ_ONCE(kt_ev_rq_describe.enabled))
+	if (likely(kt_rq_described(rq)) || !READ_ONCE(kt_ev_rq_describe.enabled))
 		return key;
-	slot = &kt_rq_keys[key % KT_RQ_KEYS];
-	if (key && READ_ONCE(*slot) == key)
-		return key;
-	if (!ktrace_write_expanded(kt_ev_rq_describe.channel, kt_ev_rq_describe.major,
-				   kt_ev_rq_describe.minor, &d, sizeof(d)) && key)
-		WRITE_ONCE(*slot, key);
+	kt_rq_describe(rq, key);
 	return key;
 }
 
@@ -137,23 +160,32 @@ static void kt_probe_block_rq_requeue(void *data, struct request *rq)
 	ktrace_event_write_compact(&kt_ev_rq_requeue, kt_rq_key(rq));
 }
 
-static void kt_probe_block_rq_complete(void *data, struct request *rq,
-				       blk_status_t error, unsigned int nr_bytes)
+/* A partial or failed completion; out of line, as its record is not compact. */
+static noinline void kt_rq_status(struct request *rq, blk_status_t error,
+				  unsigned int nr_bytes)
 {
 	struct ktrace_blk_status e;
 	u32 key;
 
-	if (likely(!error && nr_bytes == blk_rq_bytes(rq))) {
-		key = kt_rq_key(rq);
-		ktrace_event_write_compact(&kt_ev_rq_complete, key);
-		kt_rq_end(key);
-		return;
-	}
 	if (!READ_ONCE(kt_ev_rq_status.enabled))
 		return;
 	key = kt_rq_key(rq);
 	kt_blk_status_fill(&e, key, nr_bytes, blk_status_to_errno(error));
 	ktrace_event_write(&kt_ev_rq_status, &e, sizeof(e));
+	kt_rq_end(key);
+}
+
+static void kt_probe_block_rq_complete(void *data, struct request *rq,
+				       blk_status_t error, unsigned int nr_bytes)
+{
+	u32 key;
+
+	if (unlikely(error || nr_bytes != blk_rq_bytes(rq))) {
+		kt_rq_status(rq, error, nr_bytes);
+		return;
+	}
+	key = kt_rq_key(rq);
+	ktrace_event_write_compact(&kt_ev_rq_complete, key);
 	kt_rq_end(key);
 }
 
@@ -224,10 +256,25 @@ static void __init kt_bench_rq_complete(void *arg)
 	kt_probe_block_rq_complete(NULL, arg, BLK_STS_OK, SZ_4K);
 }
 
+/* The parts of those probes, for their breakdown; the result kept. */
+static u32 kt_bench_sink __initdata;
+
+static void __init kt_bench_rq_key(void *arg)
+{
+	WRITE_ONCE(kt_bench_sink, kt_rq_key(arg));
+}
+
+static void __init kt_bench_rq_described(void *arg)
+{
+	WRITE_ONCE(kt_bench_sink, kt_rq_described(arg));
+}
+
 /*
  * See ktrace_probes_bench(): block:rq_issue and rq_complete of a request
  * that its bio described (a 4 KiB write of a request that never reaches a
- * driver).
+ * driver); then, without writing, what both compute: the request's key
+ * (its description filled and hashed, and whether its bio described it),
+ * and of that the check of whether its bio described it.
  */
 void __init kt_block_bench(void (*report)(const char *name, u64 ns))
 {
@@ -252,6 +299,8 @@ void __init kt_block_bench(void (*report)(const char *name, u64 ns))
 	WRITE_ONCE(kt_ev_bio_split.enabled, true);
 	report("block:rq_issue", kt_bench_loop(kt_bench_rq_issue, rq));
 	report("block:rq_complete", kt_bench_loop(kt_bench_rq_complete, rq));
+	report("block key, no write", kt_bench_loop(kt_bench_rq_key, rq));
+	report("block key's described check", kt_bench_loop(kt_bench_rq_described, rq));
 	WRITE_ONCE(kt_ev_bio_queue.enabled, bq);
 	WRITE_ONCE(kt_ev_bio_split.enabled, bs);
 free:

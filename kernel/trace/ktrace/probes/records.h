@@ -252,7 +252,7 @@ static const struct ktrace_field kt_blk_status_fields[] __maybe_unused = {
  *
  * Return: enum ktrace_blk_op.
  */
-static inline u8 kt_blk_op(blk_opf_t opf)
+static __always_inline u8 kt_blk_op(blk_opf_t opf)
 {
 	switch (opf & REQ_OP_MASK) {
 	case REQ_OP_READ:
@@ -284,8 +284,13 @@ static inline u8 kt_blk_op(blk_opf_t opf)
 	}
 }
 
+/* The REQ_* bits kt_blk_flags() passes on, each to a bit of its own. */
+#define KT_BLK_REQ_FLAGS	(REQ_SYNC | REQ_META | REQ_PRIO | REQ_FUA |	\
+				 REQ_PREFLUSH | REQ_RAHEAD | REQ_BACKGROUND |	\
+				 REQ_NOWAIT)
+
 /* The stable flags (KTRACE_BLK_*) of REQ_* bits. */
-static inline u8 kt_blk_flags(blk_opf_t opf)
+static __always_inline u8 kt_blk_flags(blk_opf_t opf)
 {
 	return (opf & REQ_SYNC ? KTRACE_BLK_SYNC : 0) |
 	       (opf & REQ_META ? KTRACE_BLK_META : 0) |
@@ -297,18 +302,20 @@ static inline u8 kt_blk_flags(blk_opf_t opf)
 	       (opf & REQ_NOWAIT ? KTRACE_BLK_NOWAIT : 0);
 }
 
-/* @bytes: saturates at 65535 sectors, as its field says. */
-static inline void kt_blk_desc_fill(struct ktrace_blk_desc *d, dev_t dev,
-				    sector_t sector, unsigned int bytes,
-				    blk_opf_t opf)
+/*
+ * @bytes: saturates at 65535 sectors, as its field says.  Field by field:
+ * the struct has no padding, and a compound literal made GCC clear it
+ * first, on the hot path of the block probes.
+ */
+static __always_inline void kt_blk_desc_fill(struct ktrace_blk_desc *d,
+					     dev_t dev, sector_t sector,
+					     unsigned int bytes, blk_opf_t opf)
 {
-	*d = (struct ktrace_blk_desc) {
-		.sector = sector,
-		.dev = dev,
-		.nr_sector = min_t(unsigned int, bytes >> SECTOR_SHIFT, U16_MAX),
-		.op = kt_blk_op(opf),
-		.flags = kt_blk_flags(opf),
-	};
+	d->sector = sector;
+	d->dev = dev;
+	d->nr_sector = min_t(unsigned int, bytes >> SECTOR_SHIFT, U16_MAX);
+	d->op = kt_blk_op(opf);
+	d->flags = kt_blk_flags(opf);
 }
 
 static inline void kt_blk_status_fill(struct ktrace_blk_status *e, u32 rq,

@@ -119,6 +119,11 @@ u64 __init kt_bench_loop(void (*fn)(void *arg), void *arg)
 	return div_u64(t0, KT_BENCH_CALLS);
 }
 
+/* The loop's own cost, in every figure. */
+static void __init kt_bench_nothing(void *arg)
+{
+}
+
 /**
  * ktrace_probes_bench() - the cost of the hot probes, packing included
  * @report: given each probe's name and its ns per call
@@ -126,12 +131,15 @@ u64 __init kt_bench_loop(void (*fn)(void *arg), void *arg)
  * Calls the probe functions directly, as their tracepoints would, with
  * tracing on: sched:switch, syscalls:entry and exit, and block:rq_issue and
  * rq_complete of a request that its bio described (a 4 KiB write of a
- * request that never reaches a driver).  The bare write of a compact
- * event is reported first, as "write".
+ * request that never reaches a driver), and the parts of the block probes
+ * (kt_block_bench()).  The bare write of a compact event is reported
+ * first, as "write"; the loop that calls each, with an empty probe, after
+ * sched:switch: every figure includes it.
  */
 void __init ktrace_probes_bench(void (*report)(const char *name, u64 ns))
 {
 	kt_sched_bench(report);
+	report("loop alone (an empty probe)", kt_bench_loop(kt_bench_nothing, NULL));
 	if (IS_ENABLED(CONFIG_HAVE_SYSCALL_TRACEPOINTS))
 		kt_syscalls_bench(report);
 	if (IS_ENABLED(CONFIG_BLOCK))

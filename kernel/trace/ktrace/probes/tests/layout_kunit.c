@@ -576,6 +576,20 @@ static void block_translate_test(struct kunit *test)
 	}
 	/* Bits with no stable meaning are not passed on. */
 	KUNIT_EXPECT_EQ(test, kt_blk_flags(REQ_OP_WRITE | REQ_NOMERGE | REQ_IDLE), 0);
+	/*
+	 * KT_BLK_REQ_FLAGS names exactly the bits passed on, each to a bit of
+	 * its own: the block probes compare two requests' flags by it.
+	 */
+	for (i = REQ_OP_BITS, j = 0; i < 32; i++) {
+		blk_opf_t bit = (__force blk_opf_t)BIT(i);
+		u8 f = kt_blk_flags(REQ_OP_WRITE | bit);
+
+		KUNIT_EXPECT_EQ_MSG(test, !!f, !!(bit & KT_BLK_REQ_FLAGS), "REQ bit %u", i);
+		KUNIT_EXPECT_LE_MSG(test, hweight8(f), 1, "REQ bit %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, f & j, 0, "REQ bit %u", i);
+		j |= f;
+	}
+	KUNIT_EXPECT_EQ(test, j, 0xff);
 }
 
 /*
