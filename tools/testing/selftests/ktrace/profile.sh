@@ -42,21 +42,23 @@ trap 'trace-cmd reset >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 TOL_NS=${TOL_NS:-50000}
 
 cat >"$TMP/w.sh" <<'EOF2'
-# Both CPUs record before and after: the profile window is the time every
-# CPU was recorded (ktrace(1)).
-taskset -c 0 true; taskset -c 1 true
+# Every CPU records before and after (a task on each, CPUs $1): the profile
+# window is the time every CPU was recorded (ktrace(1)).
+each() { c=0; while [ $c -lt "$1" ]; do taskset -c $c true; c=$((c + 1)); done; }
+each "$1"
 for i in 1 2 3 4 5; do sleep 0.02; done
 dd if=/dev/zero bs=4096 count=64 2>/dev/null | dd of=/dev/null bs=512 2>/dev/null
 for i in 1 2; do
 	taskset -c 1 sh -c 'i=0; while [ $i -lt 4000 ]; do i=$((i + 1)); done' &
 done
 wait
-taskset -c 0 true; taskset -c 1 true
+each "$1"
 EOF2
 
 trace-cmd start -C mono -e sched:sched_switch -e sched:sched_wakeup >"$TMP/tc-start.log" 2>&1
 rc=$?
-"$BIN" record -e sched -o "$TMP/k.dat" -- sh "$TMP/w.sh" >"$TMP/record.out" 2>&1
+"$BIN" record -e sched -o "$TMP/k.dat" -- sh "$TMP/w.sh" "$(grep -c '^processor' /proc/cpuinfo)" \
+	>"$TMP/record.out" 2>&1
 krc=$?
 trace-cmd stop >/dev/null 2>&1
 trace-cmd extract -o "$TMP/tc.dat" >"$TMP/tc-extract.log" 2>&1
@@ -142,7 +144,7 @@ awk -v tol="$TOL_NS" 'function ok(k, t, n) { d = k - t; if (d < 0) d = -d
 	"$TMP/tasks" "$TMP/k.tab" "$TMP/tc.tab" >"$TMP/cmp" 2>"$TMP/cmp.sum"
 while read -r l; do ktap_print_msg "ktrace/trace-cmd: $l"; done <"$TMP/cmp"
 read -r seen bad <"$TMP/cmp.sum"
-# 5 sleep, 2 dd, 2 busy shells and the subshells and taskset around them.
+# 5 sleep, 2 dd, 2 busy shells, the subshells and the tasks on each CPU.
 in_range "tasks of the workload in both profiles" "$seen" 9 100
 check "every task: ktrace's waits, wait, sleep and blocked times are trace-cmd's" \
 	"$bad" 0
