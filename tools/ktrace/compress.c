@@ -296,7 +296,7 @@ long long kt_compress_file(const char *cmd, const char *path, int level)
 		return -1;
 	}
 	unlink(tmp);
-	ret = compress_to(cmd, map, st.st_size, tmp, st.st_mode & 07777, level, &csize);
+	ret = compress_to(cmd, map, st.st_size, tmp, st.st_mode & 0777, level, &csize);
 	if (map)
 		munmap(map, st.st_size);
 	if (ret)

@@ -110,6 +110,32 @@ static bool describes(const struct kt_record *r)
 	return false;
 }
 
+/* @a - @b of a count that only grows; @a itself where it went back (a restart). */
+static uint64_t grown(uint64_t a, uint64_t b)
+{
+	return a >= b ? a - b : a;
+}
+
+/*
+ * What source subbuffer @h (at @sb) lost while it was the newest, over the
+ * subbuffer read before it; all it counts for a stream's first (seq 0).
+ */
+static void own_losses(const struct sl_stream *o, const struct ktrace_subbuf_header *h,
+		       const unsigned char *sb, uint64_t *drop, uint64_t *over)
+{
+	struct ktrace_subbuf_header pred;
+
+	*drop = *over = 0;
+	if (o->seen == sb && o->seen_before) {
+		memcpy(&pred, o->seen_before, sizeof(pred));
+		*drop = grown(h->dropped, pred.dropped);
+		*over = grown(h->overwritten, pred.overwritten);
+	} else if (!h->seq) {
+		*drop = h->dropped;
+		*over = h->overwritten;
+	}
+}
+
 /*
  * The numbers of header @h, a copy of source subbuffer @sb's, for a
  * subbuffer of the slice opened for a record in the window (@in) or
@@ -121,11 +147,12 @@ static bool describes(const struct kt_record *r)
  *
  *  - from a source subbuffer of the window to the next, the sequence and
  *    the drops go on as in the source: a gap there is records the source
- *    lost;
+ *    lost (a sequence that went back is a gap too);
  *  - a subbuffer before the window counts no drop, and the sequence steps
  *    by one from it (the slice left out what lies between);
- *  - the first of the window after it counts the drops of its own time
- *    (over the source subbuffer read before it, @sb's predecessor);
+ *  - the first subbuffer of the window counts the drops of its own time
+ *    (own_losses()), whether it is opened for the window or was opened
+ *    for records before it (window_starts());
  *  - a subbuffer split again (the running task changed among records left
  *    out) steps by one; its drops belong after its last piece, so the
  *    piece before gets the drops of the subbuffer before it.
@@ -135,7 +162,7 @@ static bool describes(const struct kt_record *r)
 static void renumber(struct sl_stream *o, struct ktrace_subbuf_header *h,
 		     const unsigned char *sb, bool in)
 {
-	struct ktrace_subbuf_header last, pred, piece;
+	struct ktrace_subbuf_header last, piece;
 	uint64_t step = 1, drop = 0, over = 0;
 
 	if (o->last == sb) {
@@ -143,22 +170,21 @@ static void renumber(struct sl_stream *o, struct ktrace_subbuf_header *h,
 		piece.dropped = o->prev_dropped;
 		piece.overwritten = o->prev_overwritten;
 		memcpy(o->buf + o->header, &piece, sizeof(piece));
+		if (in && !o->last_in) {
+			own_losses(o, h, sb, &drop, &over);
+			o->dropped += drop;
+			o->overwritten += over;
+		}
 		o->seq++;
 		goto out;
 	}
 	if (in && o->last && o->last_in) {
 		memcpy(&last, o->last, sizeof(last));
-		if (h->seq > last.seq)
-			step = h->seq - last.seq;
-		drop = h->dropped - last.dropped;
-		over = h->overwritten - last.overwritten;
-	} else if (in && o->seen == sb && o->seen_before) {
-		memcpy(&pred, o->seen_before, sizeof(pred));
-		drop = h->dropped - pred.dropped;
-		over = h->overwritten - pred.overwritten;
-	} else if (in && !h->seq) {
-		drop = h->dropped;
-		over = h->overwritten;
+		step = h->seq > last.seq ? h->seq - last.seq : 2;
+		drop = grown(h->dropped, last.dropped);
+		over = grown(h->overwritten, last.overwritten);
+	} else if (in) {
+		own_losses(o, h, sb, &drop, &over);
 	}
 	o->seq = o->last ? o->seq + step : h->seq;
 	o->prev_dropped = o->dropped;
@@ -171,6 +197,27 @@ out:
 	h->overwritten = o->overwritten;
 }
 
+/*
+ * The window's first record goes into the subbuffer the slice opened for
+ * records before it, from the same source subbuffer @sb: that subbuffer
+ * now counts the drops of @sb's own time, as renumber() would have.
+ */
+static void window_starts(struct sl_stream *o, const unsigned char *sb)
+{
+	struct ktrace_subbuf_header h, src;
+	uint64_t drop, over;
+
+	memcpy(&src, sb, sizeof(src));
+	own_losses(o, &src, sb, &drop, &over);
+	o->dropped += drop;
+	o->overwritten += over;
+	memcpy(&h, o->buf + o->header, sizeof(h));
+	h.dropped = o->dropped;
+	h.overwritten = o->overwritten;
+	memcpy(o->buf + o->header, &h, sizeof(h));
+	o->last_in = true;
+}
+
 /* Append @r to its stream of the slice; false when out of memory. */
 static bool keep(struct sl_stream *o, const struct kt_record *r, bool in)
 {
@@ -180,6 +227,8 @@ static bool keep(struct sl_stream *o, const struct kt_record *r, bool in)
 	size_t size = r->id == KTRACE_ID_EXPANDED ? KTRACE_EXPANDED_SIZE(r->length) :
 			sizeof(struct ktrace_compact);
 
+	if (in && o->from == sb && !o->last_in && (sets_pid || o->pid == r->pid))
+		window_starts(o, sb);
 	/* Its own subbuffer, or a new one where the running task is not its own. */
 	if (o->from != sb || (!sets_pid && o->pid != r->pid)) {
 		struct ktrace_subbuf_header h;

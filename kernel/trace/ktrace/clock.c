@@ -30,7 +30,7 @@
 #include <asm/tsc.h>
 #endif
 
-#include "clock.h"
+#include "clock_latch.h"
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "ktrace."

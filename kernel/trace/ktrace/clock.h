@@ -7,7 +7,6 @@
 #define _KTRACE_CLOCK_H
 
 #include <linux/jump_label.h>
-#include <linux/seqlock.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 #ifdef CONFIG_X86
@@ -127,20 +126,6 @@ struct ktrace_clock_conv {
 	unsigned int shift;
 };
 
-/**
- * struct ktrace_clock_latch - the conversion set, latched (see clock.c)
- * @seq: its latch count
- * @conv: the two copies
- */
-struct ktrace_clock_latch {
-	seqcount_latch_t seq;
-	struct ktrace_clock_conv conv[2];
-};
-
-#if IS_ENABLED(CONFIG_KUNIT)
-extern struct ktrace_clock_latch ktrace_clock_latch;
-void ktrace_clock_conv_write(const struct ktrace_clock_conv *c);
-#endif
 void ktrace_clock_conv_get(struct ktrace_clock_conv *c);
 
 unsigned int ktrace_clock_shift(u64 freq_hz);

@@ -107,9 +107,12 @@ EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_way);
 
 /*
  * The slot to save @pid in: the one of its two that names it, else an
- * empty one, else the one saved longest ago (the first on a tie, so that
- * with one way the most recent pid wins).  Racy reads: a slot being
- * written is caught by the save's cmpxchg.
+ * empty one, else the one whose pid came first (the first on a tie, so
+ * that with one way the most recent pid wins), as saved_cmdlines replaces
+ * its entries in turn.  Racy reads: a slot being written is caught by the
+ * save's cmpxchg; two saves of one pid at once (a statedump and a switch)
+ * may leave it in both slots, each with its name: a lookup finds the
+ * first, never another pid's name.
  */
 static struct ktrace_comm_slot *ktrace_comm_slot_for(struct ktrace_comm_table *t,
 						     pid_t pid)
@@ -161,7 +164,7 @@ void ktrace_comm_table_save(struct ktrace_comm_table *t, pid_t pid,
 		return;
 	}
 	if (READ_ONCE(s->pid) != pid) {
-		WRITE_ONCE(s->stamp, (u32)jiffies);
+		WRITE_ONCE(s->stamp, (u32)(jiffies / HZ));
 		WRITE_ONCE(s->pid, pid);
 	}
 	for (i = 0; i < ARRAY_SIZE(n.w); i++)

@@ -19,8 +19,8 @@ union ktrace_comm_name {
  * struct ktrace_comm_slot - the name of one pid
  * @seq: odd while a writer fills the slot
  * @pid: the pid named, 0 if none
- * @stamp: jiffies when @pid was saved here, to evict the older of a pid's
- *	two slots
+ * @stamp: the second (jiffies / HZ) when @pid entered the slot, to evict
+ *	the earlier of a pid's two slots (u32 seconds wrap after 136 years)
  * @comm: its name, NUL-padded
  */
 struct ktrace_comm_slot {

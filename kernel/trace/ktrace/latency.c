@@ -247,7 +247,12 @@ static __always_inline bool ktrace_lat_clock(u64 *now, u64 *since)
 {
 	u64 mono;
 
-	if (!READ_ONCE(ktrace_tracing))
+	/*
+	 * Acquire: the reference read below is the one set before this
+	 * trace's start.  Pairs with the smp_store_release() of
+	 * ktrace_tracing in ktrace_start_writers().
+	 */
+	if (!smp_load_acquire(&ktrace_tracing))
 		return false;
 	*now = ktrace_clock_read();
 	ktrace_clock_get_ref(since, &mono);

@@ -322,7 +322,8 @@ static void ktrace_trigger_stop_fn(struct work_struct *work)
 	pr_info("trigger %s: trace frozen %llu ns and stopped %llu us after the cause (its stop began at %llu us)\n",
 		name, frozen - cause,
 		div_u64(ktime_get_mono_fast_ns() - cause, NSEC_PER_USEC),
-		div_u64(begun - cause, NSEC_PER_USEC));
+		/* A work that began before this order's firing: at once. */
+		div_u64(begun > cause ? begun - cause : 0, NSEC_PER_USEC));
 }
 
 /*

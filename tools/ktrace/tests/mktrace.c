@@ -923,11 +923,17 @@ static int blockkeys_trace(void)
 	if (getenv("MKTRACE_SPLIT")) {
 		/*
 		 * CPU 0 in three subbuffers (t-slice.sh): the descriptions
-		 * in 0, a record that describes nothing in 1 (50 dropped
-		 * while it was the newest), the rest in 2.  Not in EXPECTED.
+		 * in 0; in 1 (50 dropped while it was the newest) one more
+		 * description, then a record that describes nothing; the
+		 * rest in 2.  Not in EXPECTED.
 		 */
+		struct ktrace_blk_desc d = {
+			.sector = 64, .dev = 8 << 20, .nr_sector = 8, .op = KTRACE_BLK_OP_WRITE,
+		};
+
 		sb_end(&c0, 0);
-		sb_begin(&c0, 1, 0, 1290);
+		sb_begin(&c0, 1, 0, 1286);
+		blk_desc(&c0, 1, "bio_queue", 1286, &d, "8", "0");
 		sb_compact(&c0, SYS_EXIT, 1290, 5);
 		sb_end(&c0, 0);
 		((struct ktrace_subbuf_header *)(c0.out + c0.out_len - c0.used))->dropped = 50;

@@ -103,7 +103,7 @@ static void comm_evict_oldest(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, comm, "three");
 	KUNIT_EXPECT_TRUE(test, ktrace_comm_table_lookup(t, 163, comm));
 	KUNIT_EXPECT_STREQ(test, comm, "late");
-	/* Now 3 is the older, across a wrap of jiffies: 19 evicts it. */
+	/* Now 3 is the older, across a wrap of the stamp: 19 evicts it. */
 	t->slots[3].stamp = U32_MAX - 5;
 	t->slots[4].stamp = 10;
 	ktrace_comm_table_save(t, 19, "again");
