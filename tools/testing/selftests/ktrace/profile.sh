@@ -22,7 +22,8 @@
 #
 # The two tracers stamp the same tracepoint calls, each in its own probe,
 # both with CLOCK_MONOTONIC (ftrace's mono clock, -C mono): a time may
-# differ by the probes' distance, a few microseconds, at each end.  TOL_NS per event ended, and 0.5% of the total, bound the difference.
+# differ by the probes' distance, a few microseconds, at each end.  TOL_NS
+# per event ended, and 0.5% of the total, bound the difference.
 # With KTRACE_SAVE_DIR set, both traces and both profiles are kept there.
 
 . "$(dirname "$0")"/lib.sh
