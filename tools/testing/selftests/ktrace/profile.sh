@@ -32,7 +32,9 @@ ktrace_setup
 ktrace_tool
 command -v trace-cmd >/dev/null 2>&1 ||
 	{ ktap_skip_all "no trace-cmd installed"; exit "$KSFT_SKIP"; }
-grep -q ' tracefs ' /proc/mounts ||
+# tracefs at /sys/kernel/tracing, where trace-cmd looks first: an earlier
+# test may have mounted it only under debugfs (its automount).
+[ -d /sys/kernel/tracing/events ] ||
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 [ -f /sys/kernel/tracing/events/sched/sched_switch/enable ] ||
 	{ ktap_skip_all "no ftrace sched events (tracefs)"; exit "$KSFT_SKIP"; }
