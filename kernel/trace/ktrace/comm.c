@@ -20,7 +20,7 @@
  * slots) and two-way: a pid goes in its first slot, indexed by its low
  * bits, unless that slot names another pid; then in its second, indexed
  * by a hash of the pid; and when both name other pids, it evicts the one
- * saved longest ago (ftrace's saved_cmdlines evicts its oldest entry).
+ * whose pid came first (as saved_cmdlines replaces its entries in turn).
  * With as many slots as pids, every pid has its own first slot and the
  * second is never used.  With fewer (pid_max raised above
  * %KTRACE_COMMS_MAX), pids sharing a first slot keep their names until
@@ -142,7 +142,7 @@ static struct ktrace_comm_slot *ktrace_comm_slot_for(struct ktrace_comm_table *t
  * disabled, so that a slot stays odd only briefly.  A slot being written
  * (by another CPU, or by the context this one interrupted) is left alone
  * and the name counted in @t->missed.  The slot is the pid's own, or an
- * empty one, or the one of its two saved longest ago.
+ * empty one, or the one of its two whose pid came first.
  */
 void ktrace_comm_table_save(struct ktrace_comm_table *t, pid_t pid,
 			    const char *comm)
