@@ -207,23 +207,13 @@ static void ktrace_end_subbuf(struct ktrace_buf *buf, unsigned long end)
 	ktrace_buf_commit_bytes(buf, slot, sb_size - used);
 }
 
-/**
- * ktrace_reserve() - reserve space for a record
- * @buf: this CPU's buffer of the channel
- * @len: bytes of the record, a multiple of 4
- * @ctx: the reservation, filled in
- *
- * Call with preemption disabled, on the CPU @buf belongs to; any context,
- * NMI included.  A timestamp record is written first if the clock needs
- * one.  Must be paired with ktrace_commit(), unless it fails.
- *
- * Return: 0, with @ctx->data where the record goes; -ENOBUFS if the buffer
- * is full (drop mode) or its oldest subbuffer is still being written
- * (overwrite mode); -E2BIG if the record cannot fit in a subbuffer.  A
- * refused record is counted as dropped.
+/*
+ * The body of ktrace_reserve(), inlined into it and into
+ * ktrace_buf_write_compact(): see there.
  */
-int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
-		   struct ktrace_ctx *ctx)
+static __always_inline int __ktrace_reserve(struct ktrace_buf *buf,
+					    unsigned long len,
+					    struct ktrace_ctx *ctx)
 {
 	unsigned long sb_size = 1UL << buf->sb_shift;
 	unsigned long nr = 1UL << buf->nr_shift;
@@ -379,6 +369,27 @@ full:
 	local_inc(&buf->dropped);
 	return -ENOBUFS;
 }
+
+/**
+ * ktrace_reserve() - reserve space for a record
+ * @buf: this CPU's buffer of the channel
+ * @len: bytes of the record, a multiple of 4
+ * @ctx: the reservation, filled in
+ *
+ * Call with preemption disabled, on the CPU @buf belongs to; any context,
+ * NMI included.  A timestamp record is written first if the clock needs
+ * one.  Must be paired with ktrace_commit(), unless it fails.
+ *
+ * Return: 0, with @ctx->data where the record goes; -ENOBUFS if the buffer
+ * is full (drop mode) or its oldest subbuffer is still being written
+ * (overwrite mode); -E2BIG if the record cannot fit in a subbuffer.  A
+ * refused record is counted as dropped.
+ */
+int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
+		   struct ktrace_ctx *ctx)
+{
+	return __ktrace_reserve(buf, len, ctx);
+}
 EXPORT_SYMBOL_IF_KUNIT(ktrace_reserve);
 
 /**
@@ -392,6 +403,40 @@ void ktrace_commit(struct ktrace_ctx *ctx)
 	ktrace_buf_commit_bytes(ctx->buf, ctx->slot, ctx->size);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_commit);
+
+/**
+ * ktrace_buf_write_compact() - reserve, write and commit a compact event
+ * @buf: this CPU's buffer of the channel
+ * @id: the event's compact id
+ * @payload: its 32-bit payload
+ *
+ * ktrace_reserve(), ktrace_put_compact() and ktrace_commit() in one call,
+ * for the commonest event of the hottest path: with the reservation
+ * inlined, its context stays in registers, where a context on the stack
+ * that ktrace_reserve() fills costs a call, a return, the stores and loads
+ * of the context and, with CONFIG_INIT_STACK_ALL_ZERO, its clearing: 55
+ * of the 215 guest instructions of a compact event (make bench).  Same
+ * rules as ktrace_reserve().
+ *
+ * Return: as ktrace_reserve().
+ */
+int ktrace_buf_write_compact(struct ktrace_buf *buf, unsigned int id,
+			     u32 payload)
+{
+	/*
+	 * Not cleared by CONFIG_INIT_STACK_ALL_ZERO (16 instructions): a
+	 * successful reservation sets every field.
+	 */
+	struct ktrace_ctx ctx __uninitialized;
+	int ret;
+
+	ret = __ktrace_reserve(buf, sizeof(struct ktrace_compact), &ctx);
+	if (ret)
+		return ret;
+	ktrace_put_compact(ctx.data, id, ctx.clock, payload);
+	ktrace_buf_commit_bytes(buf, ctx.slot, ctx.size);
+	return 0;
+}
 
 /*
  * Hand completed subbuffers to relay, in order.  Runs in irq_work on the

@@ -157,6 +157,8 @@ extern atomic_long_t ktrace_deliveries;
 int ktrace_reserve(struct ktrace_buf *buf, unsigned long len,
 		   struct ktrace_ctx *ctx);
 void ktrace_commit(struct ktrace_ctx *ctx);
+int ktrace_buf_write_compact(struct ktrace_buf *buf, unsigned int id,
+			     u32 payload);
 
 struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
 				     u8 channel, unsigned int cpu,

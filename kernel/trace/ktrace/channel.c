@@ -939,20 +939,21 @@ static __always_inline struct ktrace_buf *ktrace_writer_buf(unsigned int ch, boo
 }
 
 /*
- * The write path around ktrace_reserve()/ktrace_commit(): only while
- * tracing, on this CPU's buffer, with preemption disabled across both and
- * recursion beyond the four contexts refused.
+ * The write path's way in: only while tracing, on this CPU's buffer, with
+ * preemption disabled until ktrace_leave() and recursion beyond the four
+ * contexts refused.  On an error, preemption is enabled again.
  */
-static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
-					struct ktrace_ctx *ctx, bool meta)
+static __always_inline struct ktrace_buf *ktrace_enter(unsigned int ch,
+						       bool meta, int *ret)
 {
 	struct ktrace_buf *buf;
-	int ret = -EAGAIN;
 
 	preempt_disable_notrace();
 	buf = ktrace_writer_buf(ch, meta);
-	if (!buf)
+	if (!buf) {
+		*ret = -EAGAIN;
 		goto out;
+	}
 	/*
 	 * The write path's local_cmpxchg() is safe against an NMI only where
 	 * the architecture says so; elsewhere NMI writers are refused, as
@@ -961,30 +962,49 @@ static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
 	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && unlikely(in_nmi())) {
 		local_inc(&buf->events);
 		local_inc(&buf->dropped);
-		ret = -EOPNOTSUPP;
+		*ret = -EOPNOTSUPP;
 		goto out;
 	}
 	if (this_cpu_inc_return(ktrace_nesting) > KTRACE_MAX_NESTING) {
 		local_inc(&buf->events);
 		local_inc(&buf->dropped);
-		ret = -EDEADLK;
+		*ret = -EDEADLK;
 		goto nested;
 	}
-	ret = ktrace_reserve(buf, len, ctx);
-	if (!ret)
-		return 0;
+	return buf;
 nested:
 	this_cpu_dec(ktrace_nesting);
 out:
 	preempt_enable_notrace();
+	return NULL;
+}
+
+static __always_inline void ktrace_leave(void)
+{
+	this_cpu_dec(ktrace_nesting);
+	preempt_enable_notrace();
+}
+
+/* ktrace_enter(), then ktrace_reserve(): paired with ktrace_end(). */
+static __always_inline int ktrace_begin(unsigned int ch, unsigned long len,
+					struct ktrace_ctx *ctx, bool meta)
+{
+	struct ktrace_buf *buf;
+	int ret;
+
+	buf = ktrace_enter(ch, meta, &ret);
+	if (!buf)
+		return ret;
+	ret = ktrace_reserve(buf, len, ctx);
+	if (ret)
+		ktrace_leave();
 	return ret;
 }
 
 static __always_inline void ktrace_end(struct ktrace_ctx *ctx)
 {
 	ktrace_commit(ctx);
-	this_cpu_dec(ktrace_nesting);
-	preempt_enable_notrace();
+	ktrace_leave();
 }
 
 /**
@@ -1000,15 +1020,16 @@ static __always_inline void ktrace_end(struct ktrace_ctx *ctx)
  */
 int ktrace_write_compact(unsigned int ch, unsigned int id, u32 payload)
 {
-	struct ktrace_ctx ctx;
+	struct ktrace_buf *buf;
 	int ret;
 
-	ret = ktrace_begin(ch, sizeof(struct ktrace_compact), &ctx, false);
-	if (ret)
+	buf = ktrace_enter(ch, false, &ret);
+	if (!buf)
 		return ret;
-	ktrace_put_compact(ctx.data, id, ctx.clock, payload);
-	ktrace_end(&ctx);
-	return 0;
+	/* The reservation inlined there, not a context on the stack. */
+	ret = ktrace_buf_write_compact(buf, id, payload);
+	ktrace_leave();
+	return ret;
 }
 
 /**
@@ -1035,7 +1056,8 @@ static __always_inline int __ktrace_write_expanded2(unsigned int ch, u8 major, u
 						    const void *head, u16 hlen,
 						    const void *data, u16 len, bool meta)
 {
-	struct ktrace_ctx ctx;
+	/* Set whole by a successful ktrace_begin(): not cleared before. */
+	struct ktrace_ctx ctx __uninitialized;
 	void *p;
 	int ret;
 

@@ -4,11 +4,11 @@
  * kept outside the trace, as ftrace's saved_cmdlines.
  *
  * The names of a trace are its fork, exec and comm events and the
- * statedump, on the medium-rate channel, and the tasks sched:switch
- * switches (ktrace_comm_save_task(), as ftrace's saved_cmdlines records
- * the tasks of every switch): a task that was alive before the trace and
+ * statedump, on the medium-rate channel, and the task sched:switch
+ * switches in (ktrace_comm_save_task(); ftrace's saved_cmdlines records
+ * both tasks of every switch): a task that was alive before the trace and
  * exits during it, without a fork, exec or rename in between, is named
- * without the statedump.  Hybrid mode never overwrites
+ * without the statedump once it has run.  Hybrid mode never overwrites
  * that channel, but drops what no longer fits: a flight recorder running
  * for weeks fills it, and from then on every new task of the high-rate
  * history, which keeps being overwritten, would have no name.  So the
@@ -88,6 +88,13 @@ void ktrace_comm_table_free(struct ktrace_comm_table *t)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_table_free);
 
+/* The first way of a pid: its low bits. */
+static __always_inline unsigned int ktrace_comm_first(const struct ktrace_comm_table *t,
+						      pid_t pid)
+{
+	return pid & (t->nr - 1);
+}
+
 /**
  * ktrace_comm_way() - one of the two slots of a pid
  * @t: the table
@@ -100,7 +107,7 @@ unsigned int ktrace_comm_way(const struct ktrace_comm_table *t, pid_t pid,
 			     unsigned int way)
 {
 	if (!way)
-		return pid & (t->nr - 1);
+		return ktrace_comm_first(t, pid);
 	return t->bits ? hash_32(pid, t->bits) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_comm_way);
@@ -302,28 +309,16 @@ void ktrace_comm_save(pid_t pid, const char *comm)
 	preempt_enable_notrace();
 }
 
-/**
- * ktrace_comm_save_task() - save a task's name unless its slot holds it
- * @p: the task, current or about to be
- *
- * For sched:switch's probe, on the hottest write path: the common case, a
- * task switched in again that was named before, costs a read of its
- * comm and of its slot (32 bytes; of its second slot too when the first
- * names another pid) and a compare of three words, and writes nothing;
- * a slot is written only when neither names the pid (the task's first
- * switch of the trace, or its name evicted since) or the name changed (a
- * rename, an exec).  A slot being
- * written is not read twice: the task is saved, or counted as missed, as
- * ktrace_comm_save() does.  Preemption disabled, as in the probe.
+/*
+ * ktrace_comm_save_task() when the pid's first slot does not hold its
+ * name: both ways, then a save.
  */
-void ktrace_comm_save_task(const struct task_struct *p)
+static noinline void ktrace_comm_save_task_slow(const struct task_struct *p)
 {
 	struct ktrace_comm_slot *s;
 	union ktrace_comm_name n;
 	unsigned int i, way;
 
-	if (!ktrace_comms.nr || p->pid <= 0)
-		return;
 	/*
 	 * Racy against a rename, as the tracepoints' copies of comm are;
 	 * __set_task_comm() pads with NULs, so a name compares whole.
@@ -342,6 +337,47 @@ void ktrace_comm_save_task(const struct task_struct *p)
 		break;
 	}
 	ktrace_comm_save(p->pid, n.c);
+}
+
+/**
+ * ktrace_comm_save_task() - save a task's name unless its slot holds it
+ * @p: the task, current or about to be
+ *
+ * For sched:switch's probe, on the hottest write path: the common case, a
+ * task switched in again that was named before in its first slot, costs
+ * a read of its comm and of that slot (32 bytes) and a compare of the pid
+ * and two words, inline, and writes nothing.  Otherwise both slots are
+ * looked up, out of line, and one is written only when neither names the
+ * pid (the task's first switch of the trace, or its name evicted since)
+ * or the name changed (a rename, an exec).  A slot being written is not
+ * waited for: the task is saved, or counted as missed, as
+ * ktrace_comm_save() does.  Preemption disabled, as in the probe.
+ */
+void ktrace_comm_save_task(const struct task_struct *p)
+{
+	const struct ktrace_comm_slot *s;
+	unsigned long w[ARRAY_SIZE(s->comm.w)];
+	pid_t pid = p->pid;
+	unsigned int i;
+
+	if (!ktrace_comms.nr || pid <= 0)
+		return;
+	/*
+	 * The common case inline: the pid's first slot names it, with the
+	 * task's name, compared word by word from the task (its last byte
+	 * is always the NUL, as in the slot).  Anything else, a busy slot
+	 * included, takes the whole lookup of both ways, out of line.
+	 */
+	s = &ktrace_comms.slots[ktrace_comm_first(&ktrace_comms, pid)];
+	memcpy(w, p->comm, sizeof(w));
+	if ((atomic_read(&s->seq) & 1) || READ_ONCE(s->pid) != pid)
+		goto slow;
+	for (i = 0; i < ARRAY_SIZE(w); i++)
+		if (READ_ONCE(s->comm.w[i]) != w[i])
+			goto slow;
+	return;
+slow:
+	ktrace_comm_save_task_slow(p);
 }
 
 /**

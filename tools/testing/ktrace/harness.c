@@ -127,6 +127,12 @@ static void write_compact(unsigned int id, u32 payload, bool task)
 	struct ktrace_ctx ctx;
 	int spin;
 
+	if (!task) {
+		/* The handlers take the probes' path: the reservation inlined. */
+		ktrace_buf_write_compact(buf, id, payload);
+		WRITE_ONCE(inside, 0);
+		return;
+	}
 	if (ktrace_reserve(buf, 8, &ctx))
 		return;
 	if (task)
