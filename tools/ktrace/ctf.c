@@ -911,32 +911,75 @@ static int out_dir_ready(const char *cmd, const char *dir)
 }
 
 static const char convert_help[] =
-	"usage: ktrace convert --ctf DIR [--offset FILE=NS] [FILE...]\n\n"
+	"usage: ktrace convert --ctf DIR [--offset FILE=NS] [FILE...]\n"
+	"       ktrace convert --ftrace [-o OUT] [FILE]\n\n"
 	"Convert trace files (default ktrace.dat) to CTF 1.8, for babeltrace2 and\n"
 	"Trace Compass: DIR (new or empty) holds the trace of one file, or one\n"
-	"trace per file, DIR/HOST-N/, for several.\n\n"
+	"trace per file, DIR/HOST-N/, for several.  Or convert one trace file to\n"
+	"the text of ftrace's tracefs \"trace\" file, for Perfetto and scripts.\n\n"
 	"      --ctf DIR        the output directory\n"
 	"      --offset FILE=NS add NS nanoseconds to FILE's times (several files)\n"
+	"      --ftrace         ftrace's text, to standard output or OUT\n"
+	"  -o, --output OUT     with --ftrace: the file to write (made or replaced)\n"
 	"  -h, --help           this help\n";
+
+/* ktrace convert --ftrace [-o OUT] [FILE]: one trace, ftrace's text. */
+static int convert_ftrace(struct kt_set *set, int argc, char **argv, const char *path)
+{
+	FILE *out = stdout;
+	int ret;
+
+	if (argc > 1) {
+		fprintf(stderr, "ktrace convert: --ftrace converts one trace file, not %d\n",
+			argc);
+		return EXIT_USAGE;
+	}
+	ret = kt_set_open(set, "convert", argc, argv);
+	if (ret)
+		return ret;
+	if (path) {
+		out = fopen(path, "w");
+		if (!out) {
+			fprintf(stderr, "ktrace convert: -o %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	}
+	ret = kt_ftrace_write(&set->traces[0], "convert", out) ? 1 : 0;
+	if (path && fclose(out) && !ret) {
+		fprintf(stderr, "ktrace convert: -o %s: %s\n", path, strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}
 
 int cmd_convert(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "ctf", required_argument, NULL, 'c' },
-		{ "offset", required_argument, NULL, 'o' },
+		{ "offset", required_argument, NULL, 'O' },
+		{ "ftrace", no_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kt_set set = { 0 };
 	struct out_dir o = { .cmd = "convert" };
+	const char *output = NULL;
+	bool ftrace = false;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o.dir = optarg;
 			break;
+		case 'f':
+			ftrace = true;
+			break;
 		case 'o':
+			output = optarg;
+			break;
+		case 'O':
 			ret = kt_set_offset(&set, "convert", optarg);
 			if (ret) {
 				kt_set_close(&set);
@@ -953,8 +996,23 @@ int cmd_convert(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (ftrace && (o.dir || set.nr_offsets || (output && !output[0]))) {
+		fprintf(stderr, "ktrace convert: --ftrace takes -o OUT, not --ctf or --offset\n");
+		kt_set_close(&set);
+		return 2;
+	}
+	if (ftrace) {
+		ret = convert_ftrace(&set, argc - optind, argv + optind, output);
+		kt_set_close(&set);
+		return ret;
+	}
+	if (output) {
+		fprintf(stderr, "ktrace convert: -o is for --ftrace (--ctf DIR names the output)\n");
+		kt_set_close(&set);
+		return 2;
+	}
 	if (!o.dir || !o.dir[0]) {
-		fprintf(stderr, "ktrace convert: --ctf DIR is required\n");
+		fprintf(stderr, "ktrace convert: --ctf DIR is required (or --ftrace)\n");
 		kt_set_close(&set);
 		return 2;
 	}

@@ -150,7 +150,7 @@ _ktrace_complete()
 	io) opts="-r --relative --window -p --pid --offset -h --help" ;;
 	reclaim) opts="-p --pid --offset -h --help" ;;
 	profile) opts="--json -p --pid --offset -h --help" ;;
-	convert) opts="--ctf --offset -h --help" ;;
+	convert) opts="--ctf --offset --ftrace -o --output -h --help" ;;
 	status|list) opts="-v --verbose -h --help" ;;
 	help)
 		[ "$i" -eq $((cword - 1)) ] && _ktrace_words "${cmds% help}" "$cur"

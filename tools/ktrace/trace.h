@@ -379,6 +379,8 @@ int kt_profile(struct kt_set *s, bool json, FILE *out);
 typedef FILE *(*kt_ctf_open_fn)(void *arg, const char *name);
 int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *arg);
 int cmd_convert(int argc, char **argv);
+/* ktrace convert --ftrace (ftrace.c): @t as tracefs "trace" text; 0 or -1. */
+int kt_ftrace_write(struct kt_trace *t, const char *cmd, FILE *out);
 /* ktrace slice (slice.c): a time window of a trace as a trace file. */
 int cmd_slice(int argc, char **argv);
 
