@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ktrace convert --ctf DIR: trace files as CTF 1.8 traces, for babeltrace2
- * and Trace Compass.
+ * ktrace convert --ctf DIR: trace files as CTF 1.8 traces, for Trace
+ * Compass, lttng-analyses and babeltrace2.
+ *
+ * Two layouts.  --layout lttng, the default, is lttng-modules 2.13's
+ * kernel layout (lt_*() below, Documentation/tools/ktrace/ktrace.rst):
+ * its event and field names for the events it shares with ktrace, its
+ * env, packet context and compact event header, DIR/kernel/, numbers as
+ * integers (a saturated one at its bound), strings as their bytes; the
+ * consumers of kernel traces read it.  --layout ktrace, described below,
+ * is report's events and fields, for babeltrace2 and the tests that
+ * compare it with report line for line.
  *
  * One CTF trace per input file: DIR/ itself for one file, DIR/HOST-N/ (N
  * from 1, in the order of the command line) for several.  Each has a TSDL
@@ -35,6 +44,7 @@
  * prints report's times of several files.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +55,7 @@
 #include "format.h"
 #include "../../kernel/trace/ktrace/format.h"	/* the ascii pipe's words */
 
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define CTF_MAGIC		0xc1fc1fc1U
 /* Packet header (24 bytes) and context (44 bytes); all byte-aligned. */
 #define CTF_PACKET_HEADER	68
@@ -53,6 +64,10 @@
  * by packet (Trace Compass reads a packet from its start to find a time).
  */
 #define CTF_PACKET_MAX		(256 * 1024)
+
+/* LTTng layout: packet header (32 bytes) and context (52 bytes). */
+#define LT_PACKET_HEADER	84
+#define LT_IRQS			256
 
 enum item_kind { ITEM_INT, ITEM_ENUM, ITEM_STRING };
 
@@ -64,6 +79,7 @@ struct item {
 	bool sign;
 	uint64_t v;
 	const struct kt_field *f;	/* enums: the labels */
+	bool sat_labels;		/* and report's ">=MAX" ones (ktrace layout) */
 	size_t text, len;		/* strings: in conv->text */
 };
 
@@ -71,11 +87,14 @@ struct ctf_class {
 	unsigned int id, channel;
 	char *name, *body;
 	uint64_t hash;
+	uint64_t count;			/* its events, counted by a first pass */
 };
 
 struct ctf_stream {
 	FILE *f;
 	unsigned int channel, cpu;
+	uint64_t seq;			/* packets written (LTTng: packet_seq_num) */
+	bool fresh;			/* no event in the packet yet */
 	uint64_t start;			/* of the packet being written, in the file */
 	uint64_t first, last, bytes;	/* of the packet: times, size */
 	uint64_t discarded;		/* dropped + overwritten, stat's counts */
@@ -83,6 +102,7 @@ struct ctf_stream {
 
 struct ctf_trace {
 	struct kt_trace *t;
+	bool lttng;			/* LTTng's kernel layout (else ktrace's) */
 	char sub[96];			/* "" or "HOST-N/" */
 	unsigned char uuid[16];
 	struct ctf_stream **idx[KTRACE_NR_CHANNELS];	/* by CPU */
@@ -92,6 +112,8 @@ struct ctf_trace {
 	unsigned int nr_classes;
 	unsigned int *slots;		/* class index + 1, by hash */
 	unsigned int nr_slots;
+	/* LTTng: the id written of class i, the most frequent first (or i). */
+	unsigned int *rank;
 };
 
 struct conv {
@@ -100,6 +122,10 @@ struct conv {
 	unsigned int nr;
 	bool multi;
 	bool warned_back;		/* a stream's time went back (said once) */
+	bool lttng;			/* --layout lttng (the default) */
+	bool counting;			/* the first pass: classes and their events */
+	unsigned int *warnings;		/* the traces' warnings after the first pass */
+	char irq_name[LT_IRQS][24];	/* statedump:irq names, for irq_handler_entry */
 	kt_ctf_open_fn open;
 	void *arg;
 	struct item *items;
@@ -195,6 +221,9 @@ static int add_int(struct conv *c, const char *name, unsigned int bits, bool sig
 	return 0;
 }
 
+static int lt_field(struct conv *c, const struct kt_trace *t, const struct kt_field *f,
+		    const struct kt_record *r);
+
 /* The item of field @f of @r: typed by its display, valued as report prints it. */
 static int add_field(struct conv *c, const struct kt_trace *t, const struct kt_field *f,
 		     const struct kt_record *r)
@@ -206,6 +235,8 @@ static int add_field(struct conv *c, const struct kt_trace *t, const struct kt_f
 	uint64_t v = 0;
 	int ret;
 
+	if (c->lttng)
+		return lt_field(c, t, f, r);
 	c->word.len = 0;
 	c->word.overflow = false;
 	k = kt_field_text(&c->word, t, f, r, &v);
@@ -228,6 +259,7 @@ static int add_field(struct conv *c, const struct kt_trace *t, const struct kt_f
 	if (!ret && (f->display == KTRACE_DISPLAY_ENUM || (f->flags & KTRACE_FIELD_SATURATES))) {
 		c->items[c->nr_items - 1].kind = ITEM_ENUM;
 		c->items[c->nr_items - 1].f = f;
+		c->items[c->nr_items - 1].sat_labels = true;
 	}
 	return ret;
 }
@@ -264,6 +296,483 @@ static int add_fields(struct conv *c, struct kt_trace *t, const struct kt_record
 		if (ret)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * LTTng's kernel layout (--layout lttng): the events ktrace shares with
+ * lttng-modules 2.13 under its names, with its fields, from ktrace's
+ * record; the others with ktrace's names and fields.  Numbers are
+ * integers, a saturated one at its bound; strings are their bytes.
+ */
+enum lt_src {
+	LT_NUM,		/* field @from: of the record, or of the description its key names */
+	LT_HEX,		/* the same, written in base 16 */
+	LT_COMM,	/* the name of the task whose pid is @from ("@cur", "@prev", a field) */
+	LT_STR,		/* the bytes of STRING field @from */
+	LT_ZERO,	/* not in ktrace's record: 0 (lttng-analyses reads the field) */
+	LT_NONE,	/* not in ktrace's record: -1 (a priority) */
+	LT_STATE,	/* prev_state as the kernel's TASK_ bit (TASK_REPORT_MAX: preempted) */
+	LT_STATUS,	/* a statedump state as LTTng's process status */
+	LT_RWBS,	/* op and flags as lttng-modules' RWBS_FLAG_ bits */
+	LT_BYTES,	/* nr_sector * 512 */
+	LT_IRQNAME,	/* the statedump's name of irq @from */
+};
+
+struct lt_field {
+	const char *name, *from;
+	enum lt_src src;
+	unsigned char bits;
+	bool sign;
+};
+
+struct lt_event {
+	const char *group, *name, *lttng;
+	const struct lt_field *fields;	/* NULL: ktrace's fields */
+};
+
+#define LT_END		{ NULL, NULL, 0, 0, false }
+#define LT_PRIO(n)	{ n, NULL, LT_NONE, 32, true }
+#define LTF_INT(n, f)	{ n, f, LT_NUM, 32, true }	/* int32 */
+#define LTF_UINT(n, f, b) { n, f, LT_NUM, b, false }
+#define LTF_COMM(n, f)	{ n, f, LT_COMM, 0, false }
+#define LTF_STR(n, f)	{ n, f, LT_STR, 0, false }
+
+static const struct lt_field lt_switch[] = {
+	LTF_COMM("prev_comm", "@prev"), LTF_INT("prev_tid", "@prev"),
+	LT_PRIO("prev_prio"), { "prev_state", "prev_state", LT_STATE, 64, true },
+	LTF_COMM("next_comm", "next_pid"), LTF_INT("next_tid", "next_pid"),
+	LT_PRIO("next_prio"), LT_END,
+};
+
+static const struct lt_field lt_wakeup[] = {
+	LTF_COMM("comm", "pid"), LTF_INT("tid", "pid"), LT_PRIO("prio"),
+	LTF_INT("target_cpu", "cpu"), LT_END,
+};
+
+static const struct lt_field lt_migrate[] = {
+	LTF_COMM("comm", "pid"), LTF_INT("tid", "pid"), LT_PRIO("prio"),
+	LTF_INT("dest_cpu", "cpu"), LT_END,
+};
+
+static const struct lt_field lt_exit[] = {
+	LTF_COMM("comm", "pid"), LTF_INT("tid", "pid"), LT_PRIO("prio"), LT_END,
+};
+
+static const struct lt_field lt_fork[] = {
+	LTF_COMM("parent_comm", "parent_pid"), LTF_INT("parent_tid", "parent_pid"),
+	LTF_INT("parent_pid", "parent_pid"), LTF_STR("child_comm", "comm"),
+	LTF_INT("child_tid", "child_pid"),
+	LTF_INT("child_pid", "child_tgid"), LT_END,
+};
+
+static const struct lt_field lt_exec[] = {
+	LTF_STR("filename", "filename"), LTF_INT("tid", "pid"),
+	LTF_INT("old_tid", "old_pid"), LT_END,
+};
+
+static const struct lt_field lt_irq_entry[] = {
+	LTF_INT("irq", "irq"), { "name", "irq", LT_IRQNAME, 0, false }, LT_END,
+};
+
+static const struct lt_field lt_irq_exit[] = {
+	LTF_INT("irq", "irq"), LTF_INT("ret", "ret"), LT_END,
+};
+
+static const struct lt_field lt_softirq[] = { LTF_UINT("vec", "vec", 32), LT_END };
+
+static const struct lt_field lt_rq_issue[] = {
+	LTF_UINT("dev", "dev", 32), LTF_UINT("sector", "sector", 64),
+	LTF_UINT("nr_sector", "nr_sector", 32), { "bytes", "nr_sector", LT_BYTES, 32, false },
+	LTF_INT("tid", "@cur"), { "rwbs", NULL, LT_RWBS, 32, false },
+	LTF_COMM("comm", "@cur"), LT_END,
+};
+
+static const struct lt_field lt_rq_complete[] = {
+	LTF_UINT("dev", "dev", 32), LTF_UINT("sector", "sector", 64),
+	LTF_UINT("nr_sector", "nr_sector", 32), { "rwbs", NULL, LT_RWBS, 32, false }, LT_END,
+};
+
+static const struct lt_field lt_bio[] = {
+	LTF_UINT("dev", "dev", 32), LTF_UINT("sector", "sector", 64),
+	LTF_UINT("nr_sector", "nr_sector", 32), { "rwbs", NULL, LT_RWBS, 32, false },
+	LTF_INT("tid", "@cur"), LTF_COMM("comm", "@cur"), LT_END,
+};
+
+static const struct lt_field lt_sd_task[] = {
+	LTF_INT("tid", "pid"), LTF_INT("pid", "tgid"),
+	LTF_INT("ppid", "ppid"), LTF_STR("name", "comm"),
+	LTF_INT("type", "kthread"), { "status", "state", LT_STATUS, 32, true },
+	LT_END,
+};
+
+static const struct lt_field lt_sd_fd[] = {
+	LTF_INT("pid", "pid"), LTF_INT("fd", "fd"),
+	{ "flags", NULL, LT_ZERO, 32, false }, { "fmode", NULL, LT_ZERO, 32, false },
+	LTF_STR("filename", "path"), LT_END,
+};
+
+static const struct lt_field lt_sd_irq[] = {
+	LTF_UINT("irq", "irq", 32), LTF_STR("name", "name"),
+	{ "action", "handler", LT_HEX, 64, false }, LT_END,
+};
+
+static const struct lt_field lt_sd_blockdev[] = {
+	LTF_UINT("dev", "dev", 32), LTF_STR("diskname", "name"), LT_END,
+};
+
+static const struct lt_field lt_sd_netdev[] = {
+	LTF_STR("name", "name"), LTF_INT("ifindex", "ifindex"), LT_END,
+};
+
+static const struct lt_event lt_events[] = {
+	{ "sched", "switch", "sched_switch", lt_switch },
+	{ "sched", "wakeup", "sched_wakeup", lt_wakeup },
+	{ "sched", "wakeup_new", "sched_wakeup_new", lt_wakeup },
+	{ "sched", "migrate", "sched_migrate_task", lt_migrate },
+	{ "sched", "exit", "sched_process_exit", lt_exit },
+	{ "sched", "fork", "sched_process_fork", lt_fork },
+	{ "sched", "exec", "sched_process_exec", lt_exec },
+	{ "irq", "hardirq_entry", "irq_handler_entry", lt_irq_entry },
+	{ "irq", "hardirq_exit", "irq_handler_exit", lt_irq_exit },
+	{ "irq", "softirq_entry", "softirq_entry", lt_softirq },
+	{ "irq", "softirq_exit", "softirq_exit", lt_softirq },
+	{ "irq", "softirq_raise", "softirq_raise", lt_softirq },
+	{ "irq", "timer_expire", "timer_expire_entry", NULL },
+	{ "block", "rq_insert", "block_rq_insert", lt_rq_complete },
+	{ "block", "rq_issue", "block_rq_issue", lt_rq_issue },
+	{ "block", "rq_requeue", "block_rq_requeue", lt_rq_complete },
+	{ "block", "rq_complete", "block_rq_complete", lt_rq_complete },
+	{ "block", "bio_queue", "block_bio_queue", lt_bio },
+	{ "statedump", "task", "lttng_statedump_process_state", lt_sd_task },
+	{ "statedump", "fd", "lttng_statedump_file_descriptor", lt_sd_fd },
+	{ "statedump", "irq", "lttng_statedump_interrupt", lt_sd_irq },
+	{ "statedump", "blockdev", "lttng_statedump_block_device", lt_sd_blockdev },
+	{ "statedump", "netdev", "lttng_statedump_network_interface", lt_sd_netdev },
+	{ "statedump", "end", "lttng_statedump_end", NULL },
+	{ "vm", "direct_reclaim_begin", "mm_vmscan_direct_reclaim_begin", NULL },
+	{ "vm", "direct_reclaim_end", "mm_vmscan_direct_reclaim_end", NULL },
+	{ "vm", "kswapd_wake", "mm_vmscan_kswapd_wake", NULL },
+	{ "vm", "kswapd_sleep", "mm_vmscan_kswapd_sleep", NULL },
+	{ "vm", "shrink_inactive", "mm_vmscan_lru_shrink_inactive", NULL },
+};
+
+/*
+ * System calls: the first argument, all ktrace records of them (its low
+ * 22 bits, sign-extended), under lttng-modules' name; then the arguments
+ * lttng-analyses reads at the entry of its I/O calls, which ktrace does
+ * not record, as 0 ("" for a file name).
+ */
+static const struct lt_sys {
+	const char *name, *args[4];
+} lt_sys[] = {
+	{ "read", { "fd", "count" } }, { "write", { "fd", "count" } },
+	{ "pread64", { "fd", "count" } }, { "pwrite64", { "fd", "count" } },
+	{ "readv", { "fd", "vlen" } }, { "writev", { "fd", "vlen" } },
+	{ "preadv", { "fd", "vlen" } }, { "pwritev", { "fd", "vlen" } },
+	{ "recvfrom", { "fd", "size" } }, { "sendto", { "fd", "len" } },
+	{ "recvmsg", { "fd" } }, { "sendmsg", { "fd" } }, { "close", { "fd" } },
+	{ "fsync", { "fd" } }, { "fdatasync", { "fd" } },
+	{ "sync_file_range", { "fd", "nbytes" } }, { "dup", { "fildes" } },
+	{ "dup2", { "oldfd", "newfd" } }, { "dup3", { "oldfd", "newfd", "flags" } },
+	{ "fcntl", { "fd", "cmd" } }, { "open", { "filename", "flags" } },
+	{ "openat", { "dfd", "filename", "flags" } }, { "socket", { "family" } },
+	{ "accept", { "fd" } }, { "accept4", { "fd" } },
+	{ "splice", { "fd_in", "fd_out", "len" } },
+	{ "sendfile64", { "out_fd", "in_fd", "count" } },
+};
+
+/*
+ * Field @name of @r, or of the description a KEY field of @r names; the
+ * record that has it in *@at.  NULL if neither has it.
+ */
+static const struct kt_field *lt_find(const struct kt_trace *t, const struct kt_record *r,
+				      const char *name, struct kt_record *at)
+{
+	const struct kt_event *ev = r->event;
+	unsigned int i, j;
+
+	for (i = 0; ev && i < ev->nr_fields; i++) {
+		if (ev->fields[i].display != KTRACE_DISPLAY_KEY &&
+		    !strcmp(ev->fields[i].name, name)) {
+			*at = *r;
+			return &ev->fields[i];
+		}
+	}
+	for (i = 0; ev && i < ev->nr_fields; i++) {
+		if (ev->fields[i].display != KTRACE_DISPLAY_KEY || !kt_key_named(t, r, i, at))
+			continue;
+		for (j = 0; j < at->event->nr_fields; j++)
+			if (!strcmp(at->event->fields[j].name, name))
+				return &at->event->fields[j];
+	}
+	return NULL;
+}
+
+/* The number of field @f of @at, sign-extended as its metadata says. */
+static bool lt_value(const struct kt_field *f, const struct kt_record *at, uint64_t *v)
+{
+	uint64_t raw;
+
+	if (!f || !kt_field_raw(f, at, &raw))
+		return false;
+	*v = ktrace_field_extend(f->flags,
+				 ktrace_field_bits(f->size, at->id != KTRACE_ID_EXPANDED), raw);
+	return true;
+}
+
+/* @name's number: a field (lt_find()), or "@cur"/"@prev", the running/previous task. */
+static bool lt_num(const struct kt_trace *t, const struct kt_record *r, const char *name,
+		   uint64_t *v)
+{
+	struct kt_record at;
+
+	if (!strcmp(name, "@cur") || !strcmp(name, "@prev")) {
+		*v = (int64_t)(name[1] == 'c' ? r->pid : r->prev_pid);
+		return true;
+	}
+	return lt_value(lt_find(t, r, name, &at), &at, v);
+}
+
+/* The bytes of STRING field @name of @r, up to a NUL; "" if it has none. */
+static int lt_str(struct conv *c, const struct kt_trace *t, const struct kt_record *r,
+		  const char *out, const char *name)
+{
+	struct kt_record at;
+	const struct kt_field *f = lt_find(t, r, name, &at);
+	struct ktrace_record data = { .data = at.data, .length = at.length };
+	const char *s = "";
+	size_t len = 0;
+
+	if (!f || f->display != KTRACE_DISPLAY_STRING || at.id != KTRACE_ID_EXPANDED ||
+	    !ktrace_field_string(&data, f->offset, f->size, &s, &len)) {
+		s = "";
+		len = 0;
+	}
+	return add_string(c, out, s, strnlen(s, len));
+}
+
+/* Field @name as report prints it ("write", "sync|fua"), between '|'s, in @buf. */
+static void lt_text(struct conv *c, const struct kt_trace *t, const struct kt_record *r,
+		    const char *name, char *buf, size_t size)
+{
+	struct kt_record at;
+	const struct kt_field *f = lt_find(t, r, name, &at);
+	uint64_t v;
+
+	c->word.len = 0;
+	c->word.overflow = false;
+	kt_bufprintf(&c->word, "%s", "");
+	if (f)
+		kt_field_text(&c->word, t, f, &at, &v);
+	snprintf(buf, size, "|%s|", c->word.p ? c->word.p : "");
+}
+
+/* lttng-modules' rwbs of a block record: RWBS_FLAG_ bits of its op and flags. */
+static uint64_t lt_rwbs(struct conv *c, const struct kt_trace *t, const struct kt_record *r)
+{
+	static const struct { const char *word; unsigned int bit; } op[] = {
+		{ "write", 1 << 0 }, { "discard", 1 << 1 }, { "read", 1 << 2 },
+		{ "flush", 1 << 8 }, { "secure_erase", 1 << 1 | 1 << 7 },
+	}, flag[] = {
+		{ "rahead", 1 << 3 }, { "sync", 1 << 5 }, { "meta", 1 << 6 },
+		{ "fua", 1 << 9 }, { "preflush", 1 << 10 },
+	};
+	char ops[64], flags[128], key[40];
+	uint64_t rwbs = 0;
+	unsigned int i;
+
+	lt_text(c, t, r, "op", ops, sizeof(ops));
+	lt_text(c, t, r, "flags", flags, sizeof(flags));
+	for (i = 0; i < ARRAY_SIZE(op); i++) {
+		snprintf(key, sizeof(key), "|%s|", op[i].word);
+		if (!strcmp(ops, key))
+			rwbs |= op[i].bit;
+	}
+	for (i = 0; i < ARRAY_SIZE(flag); i++) {
+		snprintf(key, sizeof(key), "|%s|", flag[i].word);
+		if (strstr(flags, key))
+			rwbs |= flag[i].bit;
+	}
+	return rwbs;
+}
+
+/* prev_state: ktrace's state index (kt_state_values) as the kernel's TASK_ bits. */
+static uint64_t lt_state(uint64_t v)
+{
+	static const unsigned int bits[] = { 0, 1, 2, 4, 8, 16, 32, 64, 128, 256 };
+
+	return v < ARRAY_SIZE(bits) ? bits[v] : 0;
+}
+
+/* A statedump state as LTTng's status: WAIT_CPU... (lttng_process_status). */
+static uint64_t lt_status(uint64_t v)
+{
+	/* R S D T t X Z P I R+ -> RUN WAIT WAIT UNNAMED UNNAMED DEAD ZOMBIE ... */
+	static const unsigned int status[] = { 6, 5, 5, 0, 0, 7, 4, 0, 5, 6 };
+
+	return v < ARRAY_SIZE(status) ? status[v] : 0;
+}
+
+/* The item of lttng field @lf of @r. */
+static int lt_item(struct conv *c, const struct kt_trace *t, const struct kt_record *r,
+		   const struct lt_field *lf)
+{
+	const char *name;
+	uint64_t v = 0;
+
+	switch (lf->src) {
+	case LT_COMM:
+		if (!lt_num(t, r, lf->from, &v))
+			return add_string(c, lf->name, "", 0);
+		name = kt_comm(t, (int)v);
+		return add_string(c, lf->name, name, strlen(name));
+	case LT_STR:
+		return lt_str(c, t, r, lf->name, lf->from);
+	case LT_IRQNAME:
+		name = lt_num(t, r, lf->from, &v) && v < LT_IRQS ? c->irq_name[v] : "";
+		return add_string(c, lf->name, name, strlen(name));
+	case LT_NONE:
+		v = -1;
+		break;
+	case LT_RWBS:
+		v = lt_rwbs(c, t, r);
+		break;
+	case LT_ZERO:
+		break;
+	default:
+		lt_num(t, r, lf->from, &v);
+		if (lf->src == LT_STATE)
+			v = lt_state(v);
+		else if (lf->src == LT_STATUS)
+			v = lt_status(v);
+		else if (lf->src == LT_BYTES)
+			v *= 512;
+		break;
+	}
+	return add_int(c, lf->name, lf->bits, lf->sign, lf->src == LT_HEX ? 16 : 10, v);
+}
+
+/* syscall_entry_NAME, syscall_exit_NAME: what lttng-modules names them, their items. */
+static int lt_syscall(struct conv *c, const struct kt_trace *t, const struct kt_record *r,
+		      bool entry, char *out, size_t size)
+{
+	const char *name = NULL;
+	unsigned int i, j;
+	bool sat;
+	int nr = kt_field_sysnr(r, &sat);
+	uint64_t v = 0;
+
+	if (!sat)
+		name = kt_syscall_name(t, nr);
+	snprintf(out, size, "syscall_%s_%s", entry ? "entry" : "exit", name ? name : "unknown");
+	if (!name && add_int(c, "id", 32, true, 10, (uint64_t)(int64_t)nr))
+		return -1;
+	if (!entry) {
+		lt_num(t, r, "ret", &v);
+		return add_int(c, "ret", 64, true, 10, v);
+	}
+	lt_num(t, r, "arg0", &v);
+	for (i = 0; name && i < ARRAY_SIZE(lt_sys) && strcmp(lt_sys[i].name, name); i++)
+		;
+	if (!name || i == ARRAY_SIZE(lt_sys))
+		return add_int(c, "arg0", 32, false, 16, v);
+	/* The low 22 bits of the first argument, sign-extended: AT_FDCWD is -100. */
+	v = ktrace_field_extend(KTRACE_FIELD_SIGNED, 22, v);
+	for (j = 0; j < ARRAY_SIZE(lt_sys[i].args) && lt_sys[i].args[j]; j++) {
+		const char *a = lt_sys[i].args[j];
+		int ret;
+
+		if (!strcmp(a, "filename"))
+			ret = add_string(c, a, "", 0);
+		else
+			ret = add_int(c, a, j ? 64 : 32, true, 10, j ? 0 : v);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/* A field of ktrace's in the LTTng layout: a number, an enumeration if named, bytes. */
+static int lt_field(struct conv *c, const struct kt_trace *t, const struct kt_field *f,
+		    const struct kt_record *r)
+{
+	bool compact = r->id != KTRACE_ID_EXPANDED;
+	unsigned int i, bits = compact ? f->size : f->size * 8;
+	bool sign = f->flags & KTRACE_FIELD_SIGNED, hex;
+	uint64_t v;
+
+	if (f->display == KTRACE_DISPLAY_STRING)
+		return lt_str(c, t, r, f->name, f->name);
+	if (f->display == KTRACE_DISPLAY_SYMBOL) {
+		c->word.len = 0;
+		c->word.overflow = false;
+		kt_bufprintf(&c->word, "%s", "");
+		if (kt_field_text(&c->word, t, f, r, &v) == KT_VALUE_NONE || c->word.overflow)
+			return add_string(c, f->name, "", 0);
+		return add_string(c, f->name, c->word.p, c->word.len);
+	}
+	if (!lt_value(f, r, &v))
+		v = 0;
+	hex = f->display == KTRACE_DISPLAY_HEX || f->display == KTRACE_DISPLAY_FLAGS;
+	if (add_int(c, f->name, sign ? 64 : bits, sign, hex ? 16 : 10, v))
+		return -1;
+	/* An enumeration when the value has a name: never "<unknown>". */
+	for (i = 0; f->display == KTRACE_DISPLAY_ENUM && i < f->nr_values; i++) {
+		if (f->values[i].value == v) {
+			c->items[c->nr_items - 1].kind = ITEM_ENUM;
+			c->items[c->nr_items - 1].f = f;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The LTTng name of @r in @out and its items: lt_events, system calls, or ktrace's own. */
+static int lt_fields(struct conv *c, struct kt_trace *t, const struct kt_record *r,
+		     char *out, size_t size)
+{
+	const struct kt_event *ev = r->event;
+	const struct lt_field *lf;
+	unsigned int i;
+	uint64_t v;
+
+	if (ev && !strcmp(ev->group, "syscalls") &&
+	    (!strcmp(ev->name, "entry") || !strcmp(ev->name, "exit")))
+		return lt_syscall(c, t, r, ev->name[1] == 'n', out, size);
+	for (i = 0; ev && i < ARRAY_SIZE(lt_events); i++)
+		if (!strcmp(lt_events[i].group, ev->group) && !strcmp(lt_events[i].name, ev->name))
+			break;
+	if (!ev || i == ARRAY_SIZE(lt_events)) {
+		if (ev)
+			snprintf(out, size, "%s:%s", ev->group, ev->name);
+		else
+			snprintf(out, size, KTRACE_UNKNOWN_EVENT, kt_channel_name(r->channel));
+		return add_fields(c, t, r);
+	}
+	snprintf(out, size, "%s", lt_events[i].lttng);
+	/* An hrtimer's callback: hrtimer_expire_entry. */
+	if (!strcmp(ev->name, "timer_expire") && lt_num(t, r, "kind", &v) && v == 1)
+		snprintf(out, size, "hrtimer_expire_entry");
+	/* The names of the statedump's interrupts, for irq_handler_entry. */
+	if (!strcmp(ev->group, "statedump") && !strcmp(ev->name, "irq") &&
+	    lt_num(t, r, "irq", &v) && v < LT_IRQS) {
+		struct kt_record at;
+		const struct kt_field *f = lt_find(t, r, "name", &at);
+		struct ktrace_record data = { .data = at.data, .length = at.length };
+		const char *s;
+		size_t len;
+
+		if (f && f->display == KTRACE_DISPLAY_STRING && at.id == KTRACE_ID_EXPANDED &&
+		    ktrace_field_string(&data, f->offset, f->size, &s, &len))
+			snprintf(c->irq_name[v], sizeof(c->irq_name[v]), "%.*s",
+				 (int)strnlen(s, len), s);
+	}
+	if (!lt_events[i].fields)
+		return add_fields(c, t, r);
+	for (lf = lt_events[i].fields; lf->name; lf++)
+		if (lt_item(c, t, r, lf))
+			return -1;
 	return 0;
 }
 
@@ -310,7 +819,8 @@ static void put_labels(struct kt_buf *b, const struct item *it)
 		if (j == i && fits(v, it->bytes, it->sign))
 			put_label(b, &first, f->values[i].name, v, it->sign);
 	}
-	if (!(f->flags & KTRACE_FIELD_SATURATES) || !it->bits || it->bits > 64)
+	if (!it->sat_labels || !(f->flags & KTRACE_FIELD_SATURATES) || !it->bits ||
+	    it->bits > 64)
 		return;
 	if (it->sign) {
 		ext[0] = it->bits > 1 ? ~0ULL >> (65 - it->bits) : 0;
@@ -332,10 +842,24 @@ static void put_labels(struct kt_buf *b, const struct item *it)
 	}
 }
 
-static void put_int_type(struct kt_buf *b, const struct item *it)
+/* The LTTng layout's typealias of an integer: [u]intBITS[_hex]_t. */
+static const char *lt_int_name(bool sign, unsigned int bits, bool hex)
 {
-	kt_bufprintf(b, "integer { size = %u; align = 8; signed = %s;%s }", it->bytes * 8,
-		     it->sign ? "true" : "false", it->base == 16 ? " base = 16;" : "");
+	static char name[24];
+
+	snprintf(name, sizeof(name), "%sint%u%s_t", sign ? "" : "u", bits, hex ? "_hex" : "");
+	return name;
+}
+
+/* An integer's TSDL type; with @alias, one of the LTTng layout's typealiases. */
+static void put_int_type(struct kt_buf *b, const struct item *it, bool alias)
+{
+	if (alias)
+		kt_bufprintf(b, "%s", lt_int_name(it->sign, it->bytes * 8, it->base == 16));
+	else
+		kt_bufprintf(b, "integer { size = %u; align = 8; signed = %s;%s }",
+			     it->bytes * 8, it->sign ? "true" : "false",
+			     it->base == 16 ? " base = 16;" : "");
 }
 
 /* The TSDL of the items, the body of their event class. */
@@ -355,11 +879,11 @@ static void items_tsdl(struct conv *c)
 		if (it->kind == ITEM_STRING) {
 			kt_bufprintf(b, "string { encoding = UTF8; }");
 		} else if (it->kind == ITEM_INT) {
-			put_int_type(b, it);
+			put_int_type(b, it, c->lttng);
 		} else {
 			at = b->len;
 			kt_bufprintf(b, "enum : ");
-			put_int_type(b, it);
+			put_int_type(b, it, c->lttng);
 			kt_bufprintf(b, " { ");
 			n = b->len;
 			put_labels(b, it);
@@ -367,7 +891,7 @@ static void items_tsdl(struct conv *c)
 				/* No label (no name fits): a plain integer. */
 				b->len = at;
 				b->p[at] = '\0';
-				put_int_type(b, it);
+				put_int_type(b, it, c->lttng);
 			} else {
 				kt_bufprintf(b, " }");
 			}
@@ -435,7 +959,8 @@ static FILE *open_file(struct conv *c, struct ctf_trace *tr, const char *name)
 {
 	char path[160];
 
-	snprintf(path, sizeof(path), "%s%s", tr->sub, name);
+	/* LTTng's session layout: the kernel's trace in kernel/. */
+	snprintf(path, sizeof(path), "%s%s%s", tr->sub, tr->lttng ? "kernel/" : "", name);
 	return c->open(c->arg, path);
 }
 
@@ -448,11 +973,29 @@ static void put_le(unsigned char *p, uint64_t v, unsigned int bytes)
 		p[i] = v >> 8 * i;
 }
 
+static unsigned int header_size(const struct ctf_trace *tr)
+{
+	return tr->lttng ? LT_PACKET_HEADER : CTF_PACKET_HEADER;
+}
+
 static void packet_header(const struct ctf_trace *tr, const struct ctf_stream *st,
 			  unsigned char *h)
 {
 	put_le(h, CTF_MAGIC, 4);
 	memcpy(h + 4, tr->uuid, 16);
+	if (tr->lttng) {
+		/* One stream class; the instance: channel and CPU. */
+		put_le(h + 20, 0, 4);
+		put_le(h + 24, st->channel * KTF_MAX_CPUS + st->cpu, 8);
+		put_le(h + 32, st->first, 8);
+		put_le(h + 40, st->last, 8);
+		put_le(h + 48, st->bytes * 8, 8);
+		put_le(h + 56, st->bytes * 8, 8);
+		put_le(h + 64, st->seq, 8);
+		put_le(h + 72, st->discarded, 8);
+		put_le(h + 80, st->cpu, 4);
+		return;
+	}
 	put_le(h + 20, st->channel, 4);
 	put_le(h + 24, st->first, 8);
 	put_le(h + 32, st->last, 8);
@@ -465,26 +1008,28 @@ static void packet_header(const struct ctf_trace *tr, const struct ctf_stream *s
 /* A packet's header in place of its placeholder, then on at the end. */
 static int end_packet(const struct ctf_trace *tr, const struct ctf_stream *st)
 {
-	unsigned char h[CTF_PACKET_HEADER];
+	unsigned char h[LT_PACKET_HEADER];
+	size_t n = header_size(tr);
 
 	packet_header(tr, st, h);
 	if (fflush(st->f) || fseek(st->f, st->start, SEEK_SET) ||
-	    fwrite(h, 1, sizeof(h), st->f) != sizeof(h) || fseek(st->f, 0, SEEK_END))
+	    fwrite(h, 1, n, st->f) != n || fseek(st->f, 0, SEEK_END))
 		return -1;
 	return 0;
 }
 
-/* A new packet from event @r on: its header, rewritten by end_packet(). */
-/* A new packet of @st, from @ns (its first event's time, as written). */
+/* A new packet of @st, from @ns (its first event's time): a header end_packet() rewrites. */
 static int begin_packet(const struct ctf_trace *tr, struct ctf_stream *st, uint64_t ns)
 {
-	unsigned char h[CTF_PACKET_HEADER];
+	unsigned char h[LT_PACKET_HEADER];
+	size_t n = header_size(tr);
 
 	st->first = ns;
 	st->last = ns;
-	st->bytes = CTF_PACKET_HEADER;
+	st->bytes = n;
+	st->fresh = true;
 	packet_header(tr, st, h);
-	return fwrite(h, 1, sizeof(h), st->f) != sizeof(h) ? -1 : 0;
+	return fwrite(h, 1, n, st->f) != n ? -1 : 0;
 }
 
 static struct ctf_stream *stream_of(struct conv *c, struct ctf_trace *tr,
@@ -537,6 +1082,109 @@ static struct ctf_stream *stream_of(struct conv *c, struct ctf_trace *tr,
 	return begin_packet(tr, st, r->ns) ? NULL : st;
 }
 
+/*
+ * ktrace's event header (uint32 id, uint64 time) and context (procname,
+ * tid: the task as report names it, no spaces, at most 16 bytes).
+ * Return: the bytes written.
+ */
+static size_t ktrace_header(const struct kt_trace *t, const struct kt_record *r,
+			    struct ctf_stream *st, unsigned int id, uint64_t ns)
+{
+	unsigned char num[12];
+	char comm[17];
+	size_t n;
+
+	put_le(num, id, 4);
+	put_le(num + 4, ns, 8);
+	fwrite(num, 1, 12, st->f);
+	kt_comm_word(t, r->pid, comm, sizeof(comm));
+	n = strlen(comm) + 1;
+	fwrite(comm, 1, n, st->f);
+	put_le(num, (uint32_t)r->pid, 4);
+	fwrite(num, 1, 4, st->f);
+	return 12 + n + 4;
+}
+
+/*
+ * LTTng's compact event header: 5 bits of id, 27 of time (a reader takes
+ * the bits above from the stream's last time, plus one if they wrapped),
+ * when the id is below 31 and the time within 2^27 ns of the last one in
+ * the packet; else the extended header: 31, uint32 id, uint64 time.
+ * Return: the bytes written.
+ */
+static size_t lt_header(struct ctf_stream *st, unsigned int id, uint64_t ns)
+{
+	unsigned char h[13];
+	bool compact = id < 31 && !st->fresh && ns - st->last < (1ULL << 27);
+
+	st->fresh = false;
+	if (compact) {
+		put_le(h, id | (ns & ((1ULL << 27) - 1)) << 5, 4);
+		fwrite(h, 1, 4, st->f);
+		return 4;
+	}
+	h[0] = 31;
+	put_le(h + 1, id, 4);
+	put_le(h + 5, ns, 8);
+	fwrite(h, 1, 13, st->f);
+	return 13;
+}
+
+/* The first pass of the LTTng layout: @r's class, made, and counted. */
+static int count_event(struct conv *c, struct kt_trace *t, const struct kt_record *r,
+		       struct ctf_trace *tr)
+{
+	char name[2 * KTRACE_NAME_LEN + 16];
+	unsigned int id;
+
+	c->nr_items = 0;
+	c->text.len = 0;
+	c->text.overflow = false;
+	if (lt_fields(c, t, r, name, sizeof(name)))
+		return -1;
+	items_tsdl(c);
+	if (c->body.overflow || class_of(c, tr, 0, name, &id))
+		return -1;
+	tr->classes[id].count++;
+	return 0;
+}
+
+static const struct ctf_class *rank_classes;
+
+static int by_count(const void *a, const void *b)
+{
+	const struct ctf_class *x = &rank_classes[*(const unsigned int *)a];
+	const struct ctf_class *y = &rank_classes[*(const unsigned int *)b];
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * The ids of the classes the first pass made, the most frequent first:
+ * those below 31 take LTTng's 4-byte compact header, the others 13 bytes.
+ * Return: 0, or -1 out of memory.
+ */
+static int rank_ids(struct ctf_trace *tr)
+{
+	unsigned int i, *order = calloc(tr->nr_classes + 1, sizeof(*order));
+
+	tr->rank = calloc(tr->nr_classes + 1, sizeof(*tr->rank));
+	if (!order || !tr->rank) {
+		free(order);
+		return -1;
+	}
+	for (i = 0; i < tr->nr_classes; i++)
+		order[i] = i;
+	rank_classes = tr->classes;
+	qsort(order, tr->nr_classes, sizeof(*order), by_count);
+	for (i = 0; i < tr->nr_classes; i++)
+		tr->rank[order[i]] = i;
+	free(order);
+	return 0;
+}
+
 static int write_event(struct conv *c, struct kt_trace *t, const struct kt_record *r,
 		       struct ctf_trace *tr)
 {
@@ -545,7 +1193,6 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	char name[2 * KTRACE_NAME_LEN + 16];
 	unsigned int i, id;
 	unsigned char num[8];
-	char comm[17];
 	uint64_t ns;
 	size_t n;
 
@@ -555,6 +1202,8 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	 * rollover); a damaged file's subbuffer that starts earlier than the
 	 * one before it is written at the stream's last time, said once.
 	 */
+	if (c->counting)
+		return count_event(c, t, r, tr);
 	ns = r->ns;
 	st = stream_of(c, tr, r);
 	if (!st)
@@ -578,37 +1227,27 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	c->nr_items = 0;
 	c->text.len = 0;
 	c->text.overflow = false;
-	if (add_fields(c, t, r))
+	if (c->lttng ? lt_fields(c, t, r, name, sizeof(name)) : add_fields(c, t, r))
 		return -1;
 	items_tsdl(c);
 	if (c->body.overflow)
 		return -1;
-	if (ev)
+	if (!c->lttng && ev)
 		snprintf(name, sizeof(name), "%s:%s", ev->group, ev->name);
-	else
+	else if (!c->lttng)
 		snprintf(name, sizeof(name), KTRACE_UNKNOWN_EVENT, kt_channel_name(r->channel));
-	if (class_of(c, tr, r->channel, name, &id))
+	if (class_of(c, tr, c->lttng ? 0 : r->channel, name, &id))
 		return -1;
 	if (st->bytes >= CTF_PACKET_MAX) {
 		if (end_packet(tr, st))
 			return -1;
 		st->start += st->bytes;
+		st->seq++;
 		if (begin_packet(tr, st, ns))
 			return -1;
 	}
-	/* Header, context (procname, tid), fields. */
-	put_le(num, id, 4);
-	fwrite(num, 1, 4, st->f);
-	put_le(num, ns, 8);
-	fwrite(num, 1, 8, st->f);
-	n = 12;
-	/* The task as report names it (no spaces), at most 16 bytes. */
-	kt_comm_word(t, r->pid, comm, sizeof(comm));
-	fwrite(comm, 1, strlen(comm) + 1, st->f);
-	n += strlen(comm) + 1;
-	put_le(num, (uint32_t)r->pid, 4);
-	fwrite(num, 1, 4, st->f);
-	n += 4;
+	n = c->lttng ? lt_header(st, tr->rank ? tr->rank[id] : id, ns) :
+		ktrace_header(t, r, st, id, ns);
 	for (i = 0; i < c->nr_items; i++) {
 		const struct item *it = &c->items[i];
 
@@ -651,6 +1290,105 @@ static void put_uuid(FILE *f, const unsigned char *u)
 		fprintf(f, "%02x%s", u[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
 }
 
+/* The clock's offset_s and offset of an offset in ns, offset in [0, 1 s). */
+static void split_ns(int64_t off, long long *sec, long long *ns)
+{
+	*sec = off / 1000000000;
+	*ns = off % 1000000000;
+	if (*ns < 0) {
+		(*sec)--;
+		*ns += 1000000000;
+	}
+}
+
+/* A TSDL string literal's content of @s, in @q (reset). */
+static const char *tsdl(struct kt_buf *q, const char *s)
+{
+	q->len = 0;
+	kt_bufprintf(q, "%s", "");
+	put_tsdl(q, s);
+	return q->p ? q->p : "";
+}
+
+/*
+ * The metadata of the LTTng layout, as lttng-modules 2.13 writes it: its
+ * packet header and context, compact event header, env (what Trace
+ * Compass and lttng-analyses read: domain, tracer, kernel), a monotonic
+ * clock whose offset is CLOCK_REALTIME at boot when the trace has it.
+ */
+static int lt_metadata(struct conv *c, struct ctf_trace *tr, FILE *f)
+{
+	const struct kt_trace *t = tr->t;
+	bool real = c->multi || (t->have_clock && t->clock.ref_real_ns);
+	struct kt_buf q = { .grow = true };
+	long long sec, ns;
+	unsigned int i;
+
+	split_ns(real ? kt_real_ns(t, 0) : t->offset_ns, &sec, &ns);
+	fprintf(f, "/* CTF 1.8 */\n\n/* Converted by ktrace convert: %s. */\n\n",
+		"LTTng's kernel layout");
+	/* The fields' integers (put_int_type()): [u]intN[_hex]_t. */
+	for (i = 0; i < 16; i++)
+		fprintf(f, "typealias integer { size = %u; align = 8; signed = %s;%s } := %s;\n",
+			8 << (i & 3), i & 4 ? "true" : "false", i & 8 ? " base = 16;" : "",
+			lt_int_name(i & 4, 8 << (i & 3), i & 8));
+	fprintf(f, "typealias integer { size = 64; align = 8; signed = false; } := unsigned long;\n"
+		"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+		"typealias integer { size = 27; align = 1; signed = false; } := uint27_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"");
+	put_uuid(f, tr->uuid);
+	fprintf(f, "\";\n\tbyte_order = le;\n\tpacket.header := struct {\n"
+		"\t\tuint32_t magic;\n\t\tuint8_t  uuid[16];\n\t\tuint32_t stream_id;\n"
+		"\t\tuint64_t stream_instance_id;\n\t} align(8);\n};\n\n");
+	fprintf(f, "env {\n\thostname = \"%s\";\n\tdomain = \"kernel\";\n"
+		"\tsysname = \"Linux\";\n", tsdl(&q, t->host));
+	fprintf(f, "\tkernel_release = \"%s\";\n\tkernel_version = \"\";\n"
+		"\ttracer_name = \"lttng-modules\";\n\ttracer_major = 2;\n\ttracer_minor = 13;\n"
+		"\ttracer_patchlevel = 0;\n\ttrace_buffering_scheme = \"global\";\n"
+		"\ttrace_name = \"ktrace\";\n\ttrace_creation_datetime = \"\";\n"
+		"\tproduct_uuid = \"\";\n\tktrace_layout = \"lttng\";\n",
+		tsdl(&q, t->have_trace ? t->machine.release : ""));
+	fprintf(f, "\tktrace_machine = \"%s\";\n",
+		tsdl(&q, t->have_trace ? t->machine.machine : ""));
+	/* CLOCK_REALTIME - CLOCK_MONOTONIC (+ --offset): the clock's offset. */
+	if (real)
+		fprintf(f, "\tktrace_realtime_offset_ns = \"%lld\";\n};\n\n",
+			(long long)kt_real_ns(t, 0));
+	else
+		fprintf(f, "\tktrace_realtime_offset_ns = \"none\";\n};\n\n");
+	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"");
+	put_uuid(f, tr->uuid);
+	fprintf(f, "\";\n\tdescription = \"Monotonic Clock\";\n\tfreq = 1000000000;\n"
+		"\tprecision = 1;\n\toffset_s = %lld;\n\toffset = %lld;\n\tabsolute = %s;\n};\n\n"
+		"typealias integer {\n\tsize = 27; align = 1; signed = false;\n"
+		"\tmap = clock.monotonic.value;\n} := uint27_clock_monotonic_t;\n\n"
+		"typealias integer {\n\tsize = 64; align = 8; signed = false;\n"
+		"\tmap = clock.monotonic.value;\n} := uint64_clock_monotonic_t;\n\n",
+		sec, ns, c->multi ? "true" : "false");
+	fprintf(f, "struct packet_context {\n\tuint64_clock_monotonic_t timestamp_begin;\n"
+		"\tuint64_clock_monotonic_t timestamp_end;\n\tuint64_t content_size;\n"
+		"\tuint64_t packet_size;\n\tuint64_t packet_seq_num;\n"
+		"\tunsigned long events_discarded;\n\tuint32_t cpu_id;\n} align(8);\n\n"
+		"struct event_header_compact {\n"
+		"\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n\tvariant <id> {\n"
+		"\t\tstruct {\n\t\t\tuint27_clock_monotonic_t timestamp;\n\t\t} compact;\n"
+		"\t\tstruct {\n\t\t\tuint32_t id;\n\t\t\tuint64_clock_monotonic_t timestamp;\n"
+		"\t\t} extended;\n\t} v;\n} align(8);\n\n"
+		"stream {\n\tid = 0;\n\tevent.header := struct event_header_compact;\n"
+		"\tpacket.context := struct packet_context;\n};\n\n");
+	for (i = 0; i < tr->nr_classes; i++) {
+		const struct ctf_class *cl = &tr->classes[i];
+
+		fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n",
+			tsdl(&q, cl->name), tr->rank ? tr->rank[cl->id] : cl->id);
+		if (cl->body[0])
+			fprintf(f, "\tfields := struct {\n%s\t};\n", cl->body);
+		fprintf(f, "};\n\n");
+	}
+	free(q.p);
+	return q.overflow ? -1 : 0;
+}
+
 static int write_metadata(struct conv *c, struct ctf_trace *tr)
 {
 	const struct kt_trace *t = tr->t;
@@ -680,6 +1418,12 @@ static int write_metadata(struct conv *c, struct ctf_trace *tr)
 	f = open_file(c, tr, "metadata");
 	if (!f)
 		return -1;
+	if (tr->lttng) {
+		ret = lt_metadata(c, tr, f) || ferror(f) ? -1 : 0;
+		if (fclose(f))
+			ret = -1;
+		return ret;
+	}
 	fprintf(f, "/* CTF 1.8 */\n\n"
 		"/* Converted by ktrace convert from %s. */\n\n"
 		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
@@ -780,12 +1524,43 @@ static void free_trace(struct ctf_trace *tr)
 	free(tr->classes);
 	free(tr->slots);
 	free(tr->streams);
+	free(tr->rank);
 }
 
-int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *arg)
+/*
+ * The first pass of the LTTng layout (count_event()), then rank_ids().
+ * The second reads the traces again as if for the first time: the
+ * decoder's warnings, said by the first, are not said twice; the names
+ * the first learned are forgotten, to be learned again in time order.
+ * Return: 0, or -1.
+ */
+static int count_classes(struct kt_set *s, struct conv *c)
+{
+	unsigned int i, *warnings = calloc(s->nr, sizeof(*warnings));
+	int ret = 0;
+
+	if (!warnings)
+		return -1;
+	c->counting = true;
+	if (kt_set_merge(s, convert_one, c))
+		ret = -1;
+	c->counting = false;
+	for (i = 0; i < s->nr; i++) {
+		warnings[i] = s->traces[i].warnings;
+		s->traces[i].warnings = UINT_MAX / 2;
+		kt_forget_names(&s->traces[i]);
+		if (!ret && rank_ids(&c->tr[i]))
+			ret = -1;
+	}
+	c->warnings = warnings;
+	return ret;
+}
+
+int kt_ctf_write(struct kt_set *s, const char *cmd, bool lttng, kt_ctf_open_fn open, void *arg)
 {
 	struct conv c = {
 		.cmd = cmd, .nr = s->nr, .multi = s->nr > 1, .open = open, .arg = arg,
+		.lttng = lttng,
 		.text.grow = true, .body.grow = true, .word.grow = true,
 	};
 	unsigned int i;
@@ -802,6 +1577,7 @@ int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *a
 		struct kt_trace *t = &s->traces[i];
 
 		tr->t = t;
+		tr->lttng = lttng;
 		if (c.multi) {
 			char *p;
 
@@ -822,8 +1598,17 @@ int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *a
 		tr->uuid[6] = (tr->uuid[6] & 0x0f) | 0x40;
 		tr->uuid[8] = (tr->uuid[8] & 0x3f) | 0x80;
 	}
-	if (kt_set_merge(s, convert_one, &c))
+	/*
+	 * LTTng: a first pass counts the events of each class, so that the
+	 * most frequent take the compact header.
+	 */
+	if (lttng && count_classes(s, &c))
 		ret = -1;
+	if (!ret && kt_set_merge(s, convert_one, &c))
+		ret = -1;
+	for (i = 0; c.warnings && i < s->nr; i++)
+		s->traces[i].warnings = c.warnings[i];
+	free(c.warnings);
 	for (i = 0; i < s->nr; i++) {
 		if (finish_streams(&c.tr[i]) && !ret) {
 			fprintf(stderr, "ktrace %s: %s: cannot write its streams\n", cmd,
@@ -854,10 +1639,11 @@ static FILE *open_in_dir(void *arg, const char *name)
 {
 	struct out_dir *o = arg;
 	char path[4096];
-	const char *slash = strchr(name, '/');
+	const char *slash;
 	FILE *f;
 
-	if (slash) {
+	/* Its directories first: HOST-N/, kernel/. */
+	for (slash = strchr(name, '/'); slash; slash = strchr(slash + 1, '/')) {
 		snprintf(path, sizeof(path), "%s/%.*s", o->dir, (int)(slash - name), name);
 		if (mkdir(path, 0755) && errno != EEXIST) {
 			fprintf(stderr, "ktrace %s: %s: %s\n", o->cmd, path, strerror(errno));
@@ -911,13 +1697,16 @@ static int out_dir_ready(const char *cmd, const char *dir)
 }
 
 static const char convert_help[] =
-	"usage: ktrace convert --ctf DIR [--offset FILE=NS] [FILE...]\n"
+	"usage: ktrace convert --ctf DIR [--layout lttng|ktrace] [--offset FILE=NS] [FILE...]\n"
 	"       ktrace convert --ftrace [-o OUT] [FILE]\n\n"
-	"Convert trace files (default ktrace.dat) to CTF 1.8, for babeltrace2 and\n"
-	"Trace Compass: DIR (new or empty) holds the trace of one file, or one\n"
-	"trace per file, DIR/HOST-N/, for several.  Or convert one trace file to\n"
-	"the text of ftrace's tracefs \"trace\" file, for Perfetto and scripts.\n\n"
+	"Convert trace files (default ktrace.dat) to CTF 1.8, for Trace Compass,\n"
+	"lttng-analyses and babeltrace2: DIR (new or empty) holds the trace of one\n"
+	"file, or one trace per file, DIR/HOST-N/, for several.  Or convert one\n"
+	"trace file to the text of ftrace's tracefs \"trace\" file, for Perfetto\n"
+	"and scripts.\n\n"
 	"      --ctf DIR        the output directory\n"
+	"      --layout L       lttng (default): LTTng's kernel layout, its event and\n"
+	"                       field names; ktrace: report's events and fields\n"
 	"      --offset FILE=NS add NS nanoseconds to FILE's times (several files)\n"
 	"      --ftrace         ftrace's text, to standard output or OUT\n"
 	"  -o, --output OUT     with --ftrace: the file to write (made or replaced)\n"
@@ -957,6 +1746,7 @@ int cmd_convert(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "ctf", required_argument, NULL, 'c' },
 		{ "offset", required_argument, NULL, 'O' },
+		{ "layout", required_argument, NULL, 'l' },
 		{ "ftrace", no_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -965,7 +1755,7 @@ int cmd_convert(int argc, char **argv)
 	struct kt_set set = { 0 };
 	struct out_dir o = { .cmd = "convert" };
 	const char *output = NULL;
-	bool ftrace = false;
+	bool ftrace = false, lttng = true, layout = false;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
@@ -975,6 +1765,16 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'f':
 			ftrace = true;
+			break;
+		case 'l':
+			if (strcmp(optarg, "lttng") && strcmp(optarg, "ktrace")) {
+				fprintf(stderr, "ktrace convert: --layout %s: %s\n", optarg,
+					"want lttng or ktrace");
+				kt_set_close(&set);
+				return 2;
+			}
+			lttng = !strcmp(optarg, "lttng");
+			layout = true;
 			break;
 		case 'o':
 			output = optarg;
@@ -996,8 +1796,9 @@ int cmd_convert(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (ftrace && (o.dir || set.nr_offsets || (output && !output[0]))) {
-		fprintf(stderr, "ktrace convert: --ftrace takes -o OUT, not --ctf or --offset\n");
+	if (ftrace && (o.dir || set.nr_offsets || layout || (output && !output[0]))) {
+		fprintf(stderr,
+			"ktrace convert: --ftrace takes -o OUT, not --ctf, --layout or --offset\n");
 		kt_set_close(&set);
 		return 2;
 	}
@@ -1019,7 +1820,7 @@ int cmd_convert(int argc, char **argv)
 	ret = kt_set_open(&set, "convert", argc - optind, argv + optind);
 	if (!ret && out_dir_ready("convert", o.dir))
 		ret = 1;
-	if (!ret && kt_ctf_write(&set, "convert", open_in_dir, &o))
+	if (!ret && kt_ctf_write(&set, "convert", lttng, open_in_dir, &o))
 		ret = 1;
 	kt_set_close(&set);
 	return ret;

@@ -96,6 +96,8 @@ _ktrace_value()
 		COMPREPLY=("${COMPREPLY[@]/#/$head}") ;;
 	-m|--mode)
 		_ktrace_words "drop overwrite hybrid" "$cur" ;;
+	--layout)
+		_ktrace_words "lttng ktrace" "$cur" ;;
 	-o|--output)
 		# shellcheck disable=SC2207
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
@@ -150,7 +152,7 @@ _ktrace_complete()
 	io) opts="-r --relative --window -p --pid --offset -h --help" ;;
 	reclaim) opts="-p --pid --offset -h --help" ;;
 	profile) opts="--json -p --pid --offset -h --help" ;;
-	convert) opts="--ctf --offset --ftrace -o --output -h --help" ;;
+	convert) opts="--ctf --layout --offset --ftrace -o --output -h --help" ;;
 	status|list) opts="-v --verbose -h --help" ;;
 	help)
 		[ "$i" -eq $((cword - 1)) ] && _ktrace_words "${cmds% help}" "$cur"

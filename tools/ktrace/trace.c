@@ -1272,6 +1272,12 @@ int kt_event_enabled(const struct kt_trace *t, const char *group, const char *na
 	return 0;
 }
 
+void kt_forget_names(struct kt_trace *t)
+{
+	free(t->names);
+	t->names = NULL;
+}
+
 const char *kt_comm(const struct kt_trace *t, int pid)
 {
 	struct kt_task key = { .pid = pid }, *found;

@@ -297,6 +297,8 @@ bool kt_key_named(const struct kt_trace *t, const struct kt_record *r, unsigned 
 		  struct kt_record *d);
 
 const char *kt_comm(const struct kt_trace *t, int pid);
+/* Forget the names learned from the trace, to read it again from its start. */
+void kt_forget_names(struct kt_trace *t);
 /* What the symbols section says a kernel-address value is; NULL: nothing. */
 const char *kt_symbol(const struct kt_trace *t, uint64_t value);
 const char *kt_channel_name(unsigned int ch);
@@ -373,11 +375,12 @@ int kt_profile(struct kt_set *s, bool json, FILE *out);
 /*
  * ktrace convert (ctf.c): the traces of @s as CTF 1.8 traces, the files
  * opened with @open (a name relative to the output directory: "metadata",
- * "high_0", or "HOST-N/..." for several traces); 0, or -1 after saying
+ * "high_0", or "HOST-N/..." for several traces), in LTTng's kernel layout
+ * if @lttng, else in ktrace's (report's fields); 0, or -1 after saying
  * why on stderr.
  */
 typedef FILE *(*kt_ctf_open_fn)(void *arg, const char *name);
-int kt_ctf_write(struct kt_set *s, const char *cmd, kt_ctf_open_fn open, void *arg);
+int kt_ctf_write(struct kt_set *s, const char *cmd, bool lttng, kt_ctf_open_fn open, void *arg);
 int cmd_convert(int argc, char **argv);
 /* ktrace convert --ftrace (ftrace.c): @t as tracefs "trace" text; 0 or -1. */
 int kt_ftrace_write(struct kt_trace *t, const char *cmd, FILE *out);

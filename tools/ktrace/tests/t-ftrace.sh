@@ -90,8 +90,11 @@ check "convert --ftrace: two traces is a usage error" 2 '' \
 	'^ktrace convert: --ftrace converts one trace file, not 2$' \
 	-- convert --ftrace "$tmp/ft.dat" "$tmp/ftl.dat"
 check "convert --ftrace: with --ctf is a usage error" 2 '' \
-	'^ktrace convert: --ftrace takes -o OUT, not --ctf or --offset$' \
+	'^ktrace convert: --ftrace takes -o OUT, not --ctf, --layout or --offset$' \
 	-- convert --ftrace --ctf "$tmp/ftc" "$tmp/ft.dat"
+check "convert --ftrace: with --layout is a usage error" 2 '' \
+	'^ktrace convert: --ftrace takes -o OUT, not --ctf, --layout or --offset$' \
+	-- convert --ftrace --layout ktrace "$tmp/ft.dat"
 check "convert -o without --ftrace is a usage error" 2 '' '^ktrace convert: -o is for --ftrace' \
 	-- convert -o "$tmp/fto.txt" "$tmp/ft.dat"
 check "convert --ftrace -o: a directory that does not exist" 1 '' \
