@@ -437,6 +437,7 @@ int ktrace_buf_write_compact(struct ktrace_buf *buf, unsigned int id,
 	ktrace_buf_commit_bytes(buf, ctx.slot, ctx.size);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_write_compact);
 
 /*
  * Hand completed subbuffers to relay, in order.  Runs in irq_work on the

@@ -265,7 +265,7 @@ static int ktrace_channel_add_cpu(struct ktrace_channel *c, unsigned int cpu)
 				sb_size, c->size / sb_size, c->overwrite);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	/* Complete before the CPU's writers can find it: see ktrace_begin(). */
+	/* Complete before the CPU's writers can find it: see ktrace_writer_buf(). */
 	smp_store_release(per_cpu_ptr(c->bufs, cpu), buf);
 	return 0;
 }

@@ -346,7 +346,7 @@ static noinline void ktrace_comm_save_task_slow(const struct task_struct *p)
  * For sched:switch's probe, on the hottest write path: the common case, a
  * task switched in again that was named before in its first slot, costs
  * a read of its comm and of that slot (32 bytes) and a compare of the pid
- * and two words, inline, and writes nothing.  Otherwise both slots are
+ * and the name's words (two on 64-bit), inline, and writes nothing.  Otherwise both slots are
  * looked up, out of line, and one is written only when neither names the
  * pid (the task's first switch of the trace, or its name evicted since)
  * or the name changed (a rename, an exec).  A slot being written is not
@@ -367,6 +367,15 @@ void ktrace_comm_save_task(const struct task_struct *p)
 	 * task's name, compared word by word from the task (its last byte
 	 * is always the NUL, as in the slot).  Anything else, a busy slot
 	 * included, takes the whole lookup of both ways, out of line.
+	 *
+	 * The count is read once and not checked again, unlike a reader's
+	 * copy (ktrace_comm_read()): this only decides whether to save.  If
+	 * a writer fills the slot meanwhile, for this pid or evicting it, a
+	 * match read from the old contents, or from a mix of the old and
+	 * the new, means the slot named the task as the writer started, so
+	 * returning is returning before that writer ran; a mismatch saves.
+	 * Either way the slot ends as the last writer left it, as if this
+	 * check had come first.
 	 */
 	s = &ktrace_comms.slots[ktrace_comm_first(&ktrace_comms, pid)];
 	memcpy(w, p->comm, sizeof(w));

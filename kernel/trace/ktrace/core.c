@@ -89,7 +89,7 @@ static void ktrace_start_writers(void)
 	/*
 	 * The buffers' state set while stopped (ktrace_buf_clock_changed(),
 	 * new buffers) before the gate opens: pairs with smp_load_acquire()
-	 * in ktrace_begin().
+	 * in ktrace_writer_buf().
 	 */
 	smp_store_release(&ktrace_tracing, !READ_ONCE(ktrace_frozen));
 	if (static_branch_likely(&ktrace_clock_tsc))

@@ -127,10 +127,16 @@ static void write_compact(unsigned int id, u32 payload, bool task)
 	struct ktrace_ctx ctx;
 	int spin;
 
-	if (!task) {
-		/* The handlers take the probes' path: the reservation inlined. */
+	/*
+	 * The handlers, and every other write of the task, take the probes'
+	 * path (the reservation inlined, interrupted anywhere in it); the
+	 * task's other writes spin between the reservation and the commit
+	 * to let the handlers in there.
+	 */
+	if (!task || (payload & 1)) {
 		ktrace_buf_write_compact(buf, id, payload);
-		WRITE_ONCE(inside, 0);
+		if (!task)
+			WRITE_ONCE(inside, 0);
 		return;
 	}
 	if (ktrace_reserve(buf, 8, &ctx))

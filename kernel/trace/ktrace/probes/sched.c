@@ -72,15 +72,18 @@ static void kt_probe_sched_switch(void *data, bool preempt, struct task_struct *
 	 * Name the task switched in, in the saved comms (ftrace's
 	 * saved_cmdlines names both tasks of every switch): a task alive
 	 * before the trace that exits during it is named without a
-	 * statedump.  prev needs no save: it was named when it was switched
-	 * in, or by the statedump, fork, exec or rename that the trace saw;
-	 * only a task running since before the trace started and never
-	 * switched in again is named by the statedump alone.  The save
-	 * costs a compare with the slot, and a write only if the slot names
-	 * another task or name (ktrace_comm_save_task()); saving prev too
-	 * cost sched:switch 0.37x the bare write (make bench).
+	 * statedump.  prev was named when it was switched in, or by the
+	 * statedump, fork, exec or rename that the trace saw, unless that
+	 * save was missed (its slot busy) or its name evicted since (more
+	 * pids than slots): a dying task, whose pid is about to be reused,
+	 * is saved again at its last switch.  Each save costs a compare
+	 * with the slot, and a write only if the slot names another task or
+	 * name (ktrace_comm_save_task()); saving prev at every switch cost
+	 * sched:switch 0.37x the bare write (make bench).
 	 */
 	ktrace_comm_save_task(next);
+	if (unlikely(prev_state == TASK_DEAD))
+		ktrace_comm_save_task(prev);
 }
 
 static void kt_probe_sched_wakeup(void *data, struct task_struct *p)

@@ -4,12 +4,15 @@
  * a writer nested between the reservation and the commit of another,
  * exact drop and overwrite accounting, and a flight-recorder wrap decoded
  * from the newest subbuffers alone.  The buffers here have no relay
- * channel and a simulated clock.
+ * channel and a simulated clock.  The tests of writers run twice: through
+ * ktrace_reserve(), and through ktrace_buf_write_compact(), whose copy of
+ * the reservation is inlined.
  */
 #include <kunit/test.h>
 #include <linux/irq_work.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "buffer.h"
 
@@ -25,6 +28,23 @@ struct tbuf {
 	void *mem;
 	u64 clock;
 };
+
+/*
+ * put() through ktrace_reserve() and ktrace_commit(), or through
+ * ktrace_buf_write_compact(), which has its own inlined copy of the
+ * reservation: the tests run with a put_path parameter run on both.
+ */
+static bool put_inline;
+
+static const bool put_paths[] = { false, true };
+
+static void put_path_desc(const bool *inline_path, char *desc)
+{
+	strscpy(desc, *inline_path ? "ktrace_buf_write_compact" : "ktrace_reserve",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(put_path, put_paths, put_path_desc);
 
 static void tbuf_destroy(void *p)
 {
@@ -44,6 +64,7 @@ static struct tbuf *tbuf_create(struct kunit *test, bool overwrite)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tbuf_destroy, t->buf), 0);
 	t->clock = 1000;
 	t->buf->clock_override = &t->clock;
+	put_inline = test->param_value && *(const bool *)test->param_value;
 	return t;
 }
 
@@ -55,10 +76,15 @@ static int put(struct tbuf *t, u32 p, u64 step)
 
 	t->clock += step;
 	preempt_disable();
-	ret = ktrace_reserve(t->buf, 8, &ctx);
-	if (!ret) {
-		ktrace_put_compact(ctx.data, p % (KTRACE_ID_COMPACT_MAX + 1), ctx.clock, p);
-		ktrace_commit(&ctx);
+	if (put_inline) {
+		ret = ktrace_buf_write_compact(t->buf, p % (KTRACE_ID_COMPACT_MAX + 1), p);
+	} else {
+		ret = ktrace_reserve(t->buf, 8, &ctx);
+		if (!ret) {
+			ktrace_put_compact(ctx.data, p % (KTRACE_ID_COMPACT_MAX + 1),
+					   ctx.clock, p);
+			ktrace_commit(&ctx);
+		}
 	}
 	preempt_enable();
 	return ret;
@@ -804,18 +830,18 @@ static struct kunit_case ktrace_buffer_cases[] = {
 	KUNIT_CASE(buffer_layout_test),
 	KUNIT_CASE(buffer_switch_test),
 	KUNIT_CASE(buffer_nesting_test),
-	KUNIT_CASE(buffer_drop_test),
-	KUNIT_CASE(buffer_overwrite_test),
+	KUNIT_CASE_PARAM(buffer_drop_test, put_path_gen_params),
+	KUNIT_CASE_PARAM(buffer_overwrite_test, put_path_gen_params),
 	KUNIT_CASE(buffer_late_delivery_test),
 	KUNIT_CASE(buffer_lapped_read_test),
-	KUNIT_CASE(buffer_clock_back_test),
-	KUNIT_CASE(buffer_nested_collect_test),
-	KUNIT_CASE(buffer_nested_clock_test),
-	KUNIT_CASE(buffer_nested_stores_test),
-	KUNIT_CASE(buffer_overwrite_pending_test),
+	KUNIT_CASE_PARAM(buffer_clock_back_test, put_path_gen_params),
+	KUNIT_CASE_PARAM(buffer_nested_collect_test, put_path_gen_params),
+	KUNIT_CASE_PARAM(buffer_nested_clock_test, put_path_gen_params),
+	KUNIT_CASE_PARAM(buffer_nested_stores_test, put_path_gen_params),
+	KUNIT_CASE_PARAM(buffer_overwrite_pending_test, put_path_gen_params),
 	KUNIT_CASE(buffer_too_big_test),
 	KUNIT_CASE(buffer_clock_change_test),
-	KUNIT_CASE(buffer_clock_jump_test),
+	KUNIT_CASE_PARAM(buffer_clock_jump_test, put_path_gen_params),
 	KUNIT_CASE(buffer_corrupt_header_test),
 	KUNIT_CASE(buffer_cpu_dying_test),
 	{}
