@@ -1712,10 +1712,56 @@ static const char convert_help[] =
 	"  -o, --output OUT     with --ftrace: the file to write (made or replaced)\n"
 	"  -h, --help           this help\n";
 
+/*
+ * ftrace's text of @t in @path: a temporary file beside it, renamed over
+ * it once whole, so that a failed conversion leaves what was there.
+ */
+static int convert_ftrace_to(struct kt_trace *t, const char *path)
+{
+	struct stat in, out;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int fd, ret;
+
+	if (!stat(t->path, &in) && !stat(path, &out) && in.st_dev == out.st_dev &&
+	    in.st_ino == out.st_ino) {
+		fprintf(stderr, "ktrace convert: -o %s: the text would replace the trace\n", path);
+		return EXIT_USAGE;
+	}
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		fprintf(stderr, "ktrace convert: out of memory\n");
+		return 1;
+	}
+	/* mkstemp()'s 0600, as slice's: the text holds what the trace holds. */
+	fd = mkstemp(tmp);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, "ktrace convert: -o %s: %s\n", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return 1;
+	}
+	ret = kt_ftrace_write(t, "convert", f) ? 1 : 0;
+	if (fclose(f) && !ret) {
+		fprintf(stderr, "ktrace convert: -o %s: %s\n", path, strerror(errno));
+		ret = 1;
+	}
+	if (!ret && rename(tmp, path)) {
+		fprintf(stderr, "ktrace convert: -o %s: %s\n", path, strerror(errno));
+		ret = 1;
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
 /* ktrace convert --ftrace [-o OUT] [FILE]: one trace, ftrace's text. */
 static int convert_ftrace(struct kt_set *set, int argc, char **argv, const char *path)
 {
-	FILE *out = stdout;
 	int ret;
 
 	if (argc > 1) {
@@ -1726,19 +1772,9 @@ static int convert_ftrace(struct kt_set *set, int argc, char **argv, const char 
 	ret = kt_set_open(set, "convert", argc, argv);
 	if (ret)
 		return ret;
-	if (path) {
-		out = fopen(path, "w");
-		if (!out) {
-			fprintf(stderr, "ktrace convert: -o %s: %s\n", path, strerror(errno));
-			return 1;
-		}
-	}
-	ret = kt_ftrace_write(&set->traces[0], "convert", out) ? 1 : 0;
-	if (path && fclose(out) && !ret) {
-		fprintf(stderr, "ktrace convert: -o %s: %s\n", path, strerror(errno));
-		ret = 1;
-	}
-	return ret;
+	if (path)
+		return convert_ftrace_to(&set->traces[0], path);
+	return kt_ftrace_write(&set->traces[0], "convert", stdout) ? 1 : 0;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -1808,7 +1844,8 @@ int cmd_convert(int argc, char **argv)
 		return ret;
 	}
 	if (output) {
-		fprintf(stderr, "ktrace convert: -o is for --ftrace (--ctf DIR names the output)\n");
+		fprintf(stderr,
+			"ktrace convert: -o is for --ftrace (--ctf DIR names the output)\n");
 		kt_set_close(&set);
 		return 2;
 	}

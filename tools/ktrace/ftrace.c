@@ -31,6 +31,7 @@
  * first, as ftrace prints its own losses.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,13 +81,19 @@ static bool ft_is(const struct kt_record *r, const char *group, const char *name
 	return r->event && !strcmp(r->event->group, group) && !strcmp(r->event->name, name);
 }
 
-/* A task's name in a field: ftrace's comm, swapper/CPU for the idle task. */
+/*
+ * A task's name in a field: ftrace's comm, swapper/CPU for the idle task;
+ * one word of one line, as report prints it (kt_comm_word()).
+ */
 static void ft_comm(struct ft *f, const struct kt_trace *t, int pid, unsigned int cpu)
 {
+	char comm[17];
+
+	kt_comm_word(t, pid, comm, sizeof(comm));
 	if (!pid)
 		kt_bufprintf(&f->line, "swapper/%u", cpu);
 	else
-		kt_bufprintf(&f->line, "%s", kt_comm(t, pid));
+		kt_bufprintf(&f->line, "%s", comm);
 }
 
 /* ftrace's letters of a sched_switch prev_state, from ktrace's state index. */
@@ -146,9 +153,12 @@ static bool ft_irq(struct ft *f, const struct kt_record *r)
 	}
 	if (r->event && !strcmp(r->event->group, "irq") &&
 	    !strncmp(r->event->name, "softirq_", 8) && ft_num(r, "vec", &v)) {
-		kt_bufprintf(&f->line, "%s: vec=%u [action=%s]", r->event->name,
-			     (unsigned int)v, v >= 0 && v < (int64_t)ARRAY_SIZE(ft_softirqs) ?
-			     ft_softirqs[v] : "UNKNOWN");
+		kt_bufprintf(&f->line, "%s: vec=%u [action=", r->event->name, (unsigned int)v);
+		/* __print_symbolic(): the value itself when no name is known. */
+		if (v >= 0 && v < (int64_t)ARRAY_SIZE(ft_softirqs))
+			kt_bufprintf(&f->line, "%s]", ft_softirqs[v]);
+		else
+			kt_bufprintf(&f->line, "0x%x]", (unsigned int)v);
 		return true;
 	}
 	return false;
@@ -283,10 +293,12 @@ static void ft_note_irq(struct ft *f, const struct kt_record *r)
 		s = strndup((const char *)r->data + fl->offset, len);
 		if (!s)
 			return;
-		/* One word: Perfetto and scripts split on spaces. */
+		/* One word of one line, as report prints a comm (kt_comm_word()). */
 		for (len = 0; s[len]; len++)
 			if (s[len] == ' ')
 				s[len] = '_';
+			else if ((unsigned char)s[len] < 0x20 || s[len] == 0x7f)
+				s[len] = '?';
 		free(f->irq_name[irq]);
 		f->irq_name[irq] = s;
 	}
@@ -297,7 +309,13 @@ static int ft_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 	struct ft *f = arg;
 	uint64_t us = (r->ns + 500) / 1000;
 	int pid = r->pid;
+	char comm[17];
 
+	/* The counting pass: one line a record. */
+	if (!f->out) {
+		f->lines++;
+		return 0;
+	}
 	ft_note_irq(f, r);
 	if (r->lost && fprintf(f->out, "CPU:%u [LOST EVENTS]\n", r->cpu) < 0)
 		return -1;
@@ -306,8 +324,9 @@ static int ft_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 		pid = r->prev_pid;
 	f->line.len = 0;
 	f->line.overflow = false;
+	kt_comm_word(t, pid, comm, sizeof(comm));
 	kt_bufprintf(&f->line, "%16s-%-7d [%03u] " FT_FLAGS " %5llu.%06u: ",
-		     kt_comm(t, pid), pid, r->cpu, (unsigned long long)(us / 1000000),
+		     comm, pid, r->cpu, (unsigned long long)(us / 1000000),
 		     (unsigned int)(us % 1000000));
 	if (!ft_sched(f, t, r) && !ft_irq(f, r) && !ft_syscall(f, r) && !ft_block(f, t, r) &&
 	    ft_mark(f, t, r, pid))
@@ -344,38 +363,33 @@ static void ft_header(FILE *out, unsigned long long n, unsigned int cpus)
 int kt_ftrace_write(struct kt_trace *t, const char *cmd, FILE *out)
 {
 	struct ft f = { .line.grow = true, .rep.grow = true };
-	unsigned int i, cpus = 0;
-	char buf[65536];
-	size_t n;
+	unsigned int i, warnings, cpus = 0;
 	int ret = 0;
 
-	/* The lines first, to count them for the header. */
-	f.out = tmpfile();
-	if (!f.out) {
-		fprintf(stderr, "ktrace %s: a temporary file: %s\n", cmd, strerror(errno));
-		return -1;
-	}
-	if (kt_merge(t, ft_one, &f)) {
-		fprintf(stderr, "ktrace %s: %s: cannot convert it\n", cmd, t->path);
-		ret = -1;
-	}
 	for (i = 0; i < t->nr_streams; i++)
 		if (t->streams[i].cpu + 1 > cpus)
 			cpus = t->streams[i].cpu + 1;
 	if (t->have_trace && t->machine.nr_cpus)
 		cpus = t->machine.nr_cpus;
-	if (!ret) {
-		ft_header(out, f.lines, cpus);
-		rewind(f.out);
-		while ((n = fread(buf, 1, sizeof(buf), f.out)) > 0)
-			if (fwrite(buf, 1, n, out) != n)
-				break;
-		if (ferror(f.out) || ferror(out) || fflush(out)) {
-			fprintf(stderr, "ktrace %s: cannot write: %s\n", cmd, strerror(errno));
-			ret = -1;
-		}
+	/* A first pass counts the lines for the header; warnings are its. */
+	if (kt_merge(t, ft_one, &f)) {
+		fprintf(stderr, "ktrace %s: %s: cannot convert it\n", cmd, t->path);
+		return -1;
 	}
-	fclose(f.out);
+	warnings = t->warnings;
+	t->warnings = UINT_MAX / 2;
+	kt_forget_names(t);
+	ft_header(out, f.lines, cpus);
+	f.out = out;
+	f.lines = 0;
+	ret = kt_merge(t, ft_one, &f) ? -1 : 0;
+	t->warnings = warnings;
+	if (ferror(out) || fflush(out)) {
+		fprintf(stderr, "ktrace %s: cannot write: %s\n", cmd, strerror(errno));
+		ret = -1;
+	} else if (ret) {
+		fprintf(stderr, "ktrace %s: %s: cannot convert it\n", cmd, t->path);
+	}
 	for (i = 0; i < FT_IRQ_NAMES; i++)
 		free(f.irq_name[i]);
 	free(f.line.p);

@@ -2,32 +2,41 @@
 # SPDX-License-Identifier: GPL-2.0
 """ktrace against the kernel's own ftrace, event by event.
 
-ftrace-compare.py FTRACE_TXT KTRACE_TXT [FTRACE_STATS]
+ftrace-compare.py [--min N] FTRACE_TXT KTRACE_TXT [FTRACE_STATS]
 
-FTRACE_STATS: tracefs per_cpu/cpuN/stats, each after a line "# cpuN"; a
-CPU whose overrun or dropped events are not 0 lost events in ftrace.
+FTRACE_STATS: tracefs per_cpu/cpuN/stats, each after a line "# cpuN".
 
 FTRACE_TXT is tracefs "trace" of a run where ftrace and ktrace traced the
 same tracepoints at once (tools/testing/selftests/ktrace/ftrace.sh);
-KTRACE_TXT is ktrace convert --ftrace of ktrace's trace of that run.  Per
-CPU, the events of the kinds both record are compared in order: the
-task that ran (pid), and the fields ktrace records (pids, comms, states,
-CPUs, IRQ numbers, softirq vectors, system call numbers, the first
-argument's low 22 bits, return values, block requests).  Priorities,
-IRQ names, the flags column and block I/O priorities are not recorded
-by ktrace and not compared (ktrace.rst).
+KTRACE_TXT is ktrace convert --ftrace of ktrace's trace of that run.  The
+workload wrote the marks "ktrace-ftrace-start" and "ktrace-ftrace-end" to
+both tracers (trace_marker, ktrace's mark file); both texts must have
+both, and every event between the later start and the earlier end is
+compared.  Per CPU, the events of the kinds both record are compared in
+order: the task that ran (pid), and the fields ktrace records (pids,
+comms, states, CPUs, IRQ numbers, softirq vectors, system call numbers,
+the first argument's low 22 bits, return values, block requests).
+Priorities, IRQ names, the flags column and block I/O priorities are not
+recorded by ktrace and not compared (ktrace.rst).
 
-The sequences are aligned (difflib): what lies before the first and
-after the last common event of a CPU is outside the common window (one
-tracer started first); an event one tracer has after interrupt events
-(IRQ, softirq) that the other has before them is "reordered" (the
-interrupt came between the two tracers' probes of one tracepoint call);
-a switch away from an exiting task whose state ftrace read Z (zombie)
-and ktrace X (dead), or the reverse, is "reaped" (its parent reaped it
-on another CPU between the two probes, which read its exit_state); the
-events of a CPU either tracer marked lost are "lost".  Anything else is a
-difference, printed, and the exit status is 1; so is a line of
-KTRACE_TXT that Perfetto's line regex does not match.
+The sequences are aligned (difflib).  Excused, and counted: an event one
+tracer has within EDGE_US of the window's ends (the two probes of one
+call read the clock apart); an event one tracer has before interrupt
+events (whole interrupts, or a lone softirq_raise) that the other has
+after them, "reordered" (the interrupt came between the two tracers'
+probes of one tracepoint call), at most one in REORDER_PER compared and
+REORDER_MIN per CPU; a switch away from an exiting task whose state
+ftrace read Z (zombie) and ktrace X (dead), or the reverse, "reaped" (its
+parent reaped it on another CPU between the two probes, which read its
+exit_state); an event ftrace has between the two events of a CPU that a
+"CPU:N [LOST EVENTS]" line of ktrace's separates, or ktrace has where
+ftrace lost events: before ftrace's first event of a CPU whose stats
+count an overrun (the oldest overwritten), after its last of one that
+counts dropped events, or between the events one of its own LOST lines
+separates, "lost".  Anything else is a difference, printed, and the exit
+status is 1; so is a commit overrun (events lost where, is not known),
+fewer than --min (MIN_COMPARED) events compared in all, a missing mark,
+or a line of KTRACE_TXT that Perfetto's line regex does not match.
 """
 import difflib
 import re
@@ -35,6 +44,7 @@ import sys
 
 LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): (\S+): (.*)$')
 LOST = re.compile(r'^CPU:(\d+) \[LOST')
+MARK = re.compile(r'tracing_mark_write: .*\bktrace-ftrace-(start|end)\b')
 # Perfetto's line regex (src/trace_processor/importers/systrace/
 # systrace_line_tokenizer.cc), searched in each line but the header's.
 PERFETTO = re.compile(r'-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*'
@@ -44,6 +54,14 @@ KINDS = {'sched_switch', 'sched_wakeup', 'sched_wakeup_new', 'irq_handler_entry'
          'sys_enter', 'sys_exit', 'block_rq_issue', 'block_rq_complete'}
 # ktrace's system call return value: 22 bits, signed, saturated.
 RET_MAX = (1 << 21) - 1
+# How far apart (us) the two tracers' times of one event may be, at the
+# window's ends (a TCG guest's vCPU may stall between the two probes).
+EDGE_US = 5000
+# Fewer events compared in all is no comparison (a 2-CPU guest run: 1700-2000).
+MIN_COMPARED = 500
+# Reordered events: at most one in REORDER_PER compared, REORDER_MIN per CPU.
+REORDER_PER = 200
+REORDER_MIN = 3
 # How far apart in time (us) the two tracers' copies of a reordered event
 # may be: a vCPU of a TCG guest may stall for milliseconds.
 REORDER_US = 50000
@@ -57,11 +75,28 @@ def fields(s):
 
 
 def comm(c):
-    return None if c in ('<...>', '') else c
+    """A comm as both print it: ktrace writes a space as '_' and a control
+    character as '?' (as report does); ftrace writes them raw."""
+    if c in ('<...>', ''):
+        return None
+    return re.sub(r'[\x00-\x1f\x7f]', '?', c.replace(' ', '_'))
+
+
+# DEV RWBS [BYTES] (CMD) SECTOR + NR IOPRIO [COMM|ERROR]; a passthrough
+# request's CMD has spaces.
+BLOCK = re.compile(r'^(\S+) (\S+) (?:(\d+) )?\((.*)\) (\d+) \+ (\d+) (\S+) \[(.*)\]$')
 
 
 def key(name, pid, args):
-    """The comparable part of an event: (kind, pid, values...), comms apart."""
+    """The comparable part of an event: (kind, pid, values...), comms apart;
+    a line whose fields do not parse, as its text."""
+    try:
+        return key_fields(name, pid, args)
+    except (KeyError, ValueError, AttributeError):
+        return (name, pid, 'unparsed', args), ()
+
+
+def key_fields(name, pid, args):
     f = fields(args)
     if name == 'sched_switch':
         return (name, pid, f['prev_pid'], f['prev_state'], f['next_pid']), \
@@ -82,45 +117,85 @@ def key(name, pid, args):
         ret = max(-RET_MAX - 1, min(RET_MAX, int(m.group(2))))
         return (name, pid, int(m.group(1)), ret), ()
     if name.startswith('block_rq_'):
-        # DEV RWBS [BYTES] (CMD) SECTOR + NR IOPRIO [COMM|ERROR]
-        w = args.split()
+        m = BLOCK.match(args)
+        dev, rwbs, nbytes, _, sector, nr, _, last = m.groups()
         if name == 'block_rq_issue':
-            return (name, pid, w[0], w[1], w[2], w[4], min(int(w[6]), 65535)), ()
-        return (name, pid, w[0], w[1], w[3], min(int(w[5]), 65535), w[-1]), ()
+            return (name, pid, dev, rwbs, nbytes, sector, min(int(nr), 65535)), ()
+        return (name, pid, dev, rwbs, sector, min(int(nr), 65535), last), ()
     return None, None
 
 
 def load(path, bad=None):
-    """Per CPU: [(time_us, key, comms, line)], and the CPUs with losses;
-    the lines Perfetto's regex does not match added to bad."""
-    cpus, lost = {}, set()
+    """Per CPU: [(time_us, key, comms, line)]; per CPU, the spans (us) that
+    its "CPU:N [LOST" lines say lost events; the marks' times, by name; the
+    lines Perfetto's regex does not match added to bad."""
+    cpus, gaps, marks, pending = {}, {}, {}, set()
     with open(path, errors='replace') as fh:
         for line in fh:
             line = line.rstrip('\n')
             m = LOST.match(line)
             if m:
-                lost.add(int(m.group(1)))
+                pending.add(int(m.group(1)))
                 continue
             if bad is not None and not line.startswith('#') and not PERFETTO.search(line):
                 bad.append(line)
             m = LINE.match(line)
-            if not m or m.group(6) not in KINDS:
+            if not m:
+                continue
+            t = int(m.group(4)) * 1000000 + int(m.group(5))
+            cpu = int(m.group(3))
+            if cpu in pending:
+                pending.discard(cpu)
+                prev = cpus[cpu][-1][0] if cpus.get(cpu) else float('-inf')
+                gaps.setdefault(cpu, []).append((prev, t))
+            mk = MARK.search(line)
+            if mk:
+                marks.setdefault(mk.group(1), []).append(t)
+            if m.group(6) not in KINDS:
                 continue
             k, c = key(m.group(6), int(m.group(2)), m.group(7))
-            t = int(m.group(4)) * 1000000 + int(m.group(5))
-            cpus.setdefault(int(m.group(3)), []).append((t, k, c, line))
-    return cpus, lost
+            cpus.setdefault(cpu, []).append((t, k, c, line))
+    for cpu in pending:
+        prev = cpus[cpu][-1][0] if cpus.get(cpu) else float('-inf')
+        gaps.setdefault(cpu, []).append((prev, float('inf')))
+    return cpus, gaps, marks
+
+
+def whole_irqs(kinds):
+    """Whether the event kinds are whole interrupts: each handler's and
+    softirq's entry with its exit, softirq_raise as it comes."""
+    depth = {'irq_handler': 0, 'softirq': 0}
+    for k in kinds:
+        if k not in IRQ_KINDS:
+            return False
+        if k == 'softirq_raise':
+            continue
+        base, end = k.rsplit('_', 1)
+        depth[base] += 1 if end == 'entry' else -1
+        if depth[base] < 0:
+            return False
+    return not any(depth.values())
 
 
 def jumped_irqs(fe, a, fpos):
     """Whether ftrace's event a and the place of ktrace's copy, fpos, are an
-    interrupt apart: a moved event past interrupts' events only, or an
-    interrupt's event past one other event (whose two probes it split)."""
+    interrupt apart: the event moved past whole interrupts' events, which
+    came between its two probes, or a lone softirq_raise (an interrupt
+    with no handler traced) past one other event whose probes it split."""
     lo, hi = (a + 1, fpos) if fpos > a else (fpos, a)
-    others = sum(1 for e in fe[lo:hi] if e[1][0] not in IRQ_KINDS)
-    if fe[a][1][0] in IRQ_KINDS:
-        return hi > lo and others <= 1
-    return hi > lo and others == 0
+    if hi <= lo:
+        return False
+    kinds = [e[1][0] for e in fe[lo:hi]]
+    moved = fe[a][1][0]
+    # A hardirq handler runs with interrupts off; softirqs do not nest.
+    if moved.startswith('irq_handler_'):
+        return False
+    if moved in ('softirq_entry', 'softirq_exit') and \
+            any(k in ('softirq_entry', 'softirq_exit') for k in kinds):
+        return False
+    if whole_irqs(kinds):
+        return True
+    return fe[a][1][0] == 'softirq_raise' and hi - lo == 1
 
 
 def fplace(kmap, b, nf):
@@ -140,46 +215,44 @@ def unreaped(k):
     return k
 
 
-def compare_cpu(cpu, fe, ke, out):
-    """Counts of one CPU: compared, equal, reordered, outside, differences."""
+def near(t, spans):
+    """Whether time t lies in one of the spans (lo, hi), EDGE_US either side."""
+    return any(lo - EDGE_US <= t <= hi + EDGE_US for lo, hi in spans)
+
+
+def compare_cpu(cpu, fe, ke, window, loss, out):
+    """Counts of one CPU's events in the window (lo, hi): compared, equal,
+    reordered, reaped, lost, edge, differences; loss: (the spans where
+    ktrace lost events, those where ftrace did)."""
     fk = [e[1] for e in fe]
     kk = [e[1] for e in ke]
-    sm = difflib.SequenceMatcher(None, fk, kk, autojunk=False)
-    ops = sm.get_opcodes()
-    eq = [i for i, o in enumerate(ops) if o[0] == 'equal']
-    n = {'compared': 0, 'equal': 0, 'comm': 0, 'reordered': 0, 'reaped': 0, 'outside': 0,
-         'diff': 0, 'dt': []}
-    if not eq:
-        n['diff'] = len(fe) + len(ke)
-        return n
+    ops = difflib.SequenceMatcher(None, fk, kk, autojunk=False).get_opcodes()
+    n = {'compared': 0, 'equal': 0, 'comm': 0, 'reordered': 0, 'reaped': 0, 'lost': 0,
+         'edge': 0, 'diff': 0, 'dt': []}
     only_f, only_k, kmap = [], [], {}
-    for i, (op, i1, i2, j1, j2) in enumerate(ops):
-        if i < eq[0] or i > eq[-1]:
-            # ftrace ran before and after ktrace: ktrace's events are all in it.
-            n['outside'] += i2 - i1
+    for op, i1, i2, j1, j2 in ops:
+        if op != 'equal':
+            only_f += list(range(i1, i2))
             only_k += list(range(j1, j2))
             continue
-        if op == 'equal':
-            for a, b in zip(range(i1, i2), range(j1, j2)):
-                n['compared'] += 1
-                n['equal'] += 1
-                n['dt'].append(ke[b][0] - fe[a][0])
-                kmap[b] = a
-                # A comm either side does not know is no difference.
-                if any(comm(x) and comm(y) and x != y for x, y in zip(fe[a][2], ke[b][2])):
-                    n['comm'] += 1
-                    if n['comm'] <= 3:
-                        out.append('cpu%d comm differs:\n  ftrace: %s\n  ktrace: %s'
-                                   % (cpu, fe[a][3], ke[b][3]))
-            continue
-        only_f += list(range(i1, i2))
-        only_k += list(range(j1, j2))
+        for a, b in zip(range(i1, i2), range(j1, j2)):
+            n['compared'] += 1
+            n['equal'] += 1
+            n['dt'].append(ke[b][0] - fe[a][0])
+            kmap[b] = a
+            # A comm either side does not know is no difference.
+            if any(comm(x) and comm(y) and comm(x) != comm(y)
+                   for x, y in zip(fe[a][2], ke[b][2])):
+                n['comm'] += 1
+                if n['comm'] <= 3:
+                    out.append('cpu%d comm differs:\n  ftrace: %s\n  ktrace: %s'
+                               % (cpu, fe[a][3], ke[b][3]))
     # An event both have, a few events apart: reordered.  A switch away
     # from a zombie that ftrace saw Z and ktrace X (or the reverse): its
     # parent reaped it between the two probes, which read exit_state.
     left = list(only_k)
+    edges = [(window[0], window[0]), (window[1], window[1])]
     for a in only_f:
-        n['compared'] += 1
         match = None
         for b in left:
             if abs(ke[b][0] - fe[a][0]) > REORDER_US:
@@ -192,46 +265,89 @@ def compare_cpu(cpu, fe, ke, out):
                 break
         if match is not None:
             left.remove(match)
+            n['compared'] += 1
             n[why] += 1
-            if why == 'reaped' and n[why] <= 3:
-                out.append('cpu%d reaped between the probes:\n  ftrace: %s\n  ktrace: %s'
-                           % (cpu, fe[a][3], ke[match][3]))
+            if n[why] <= 3:
+                out.append('cpu%d %s:\n  ftrace: %s\n  ktrace: %s'
+                           % (cpu, why if why == 'reordered' else 'reaped between the probes',
+                              fe[a][3], ke[match][3]))
             continue
-        n['diff'] += 1
-        if n['diff'] <= 5:
-            out.append('cpu%d only in ftrace: %s' % (cpu, fe[a][3]))
+        excuse(n, fe[a], near(fe[a][0], edges), near(fe[a][0], loss[0]),
+               'cpu%d only in ftrace: ' % cpu, out)
     for b in left:
-        n['compared'] += 1
-        n['diff'] += 1
-        if n['diff'] <= 5:
-            out.append('cpu%d only in ktrace: %s' % (cpu, ke[b][3]))
+        excuse(n, ke[b], near(ke[b][0], edges), near(ke[b][0], loss[1]),
+               'cpu%d only in ktrace: ' % cpu, out)
     return n
 
 
-def ftrace_lost(path):
-    """CPUs whose ftrace stats (per_cpu/cpuN/stats, each after "# cpuN") count losses."""
-    lost, cpu = set(), None
+def excuse(n, e, edge, lost, what, out):
+    """Count an event one tracer lacks: at the window's edge, lost, or a difference."""
+    why = 'edge' if edge else 'lost' if lost else 'diff'
+    n[why] += 1
+    if why == 'diff' and n['diff'] <= 5:
+        out.append(what + e[3])
+
+
+def ftrace_stats(path):
+    """Per CPU, ftrace's loss counts (per_cpu/cpuN/stats, each after "# cpuN")."""
+    stats, cpu = {}, None
     with open(path) as fh:
         for line in fh:
             m = re.match(r'# cpu(\d+)$', line.strip())
             if m:
                 cpu = int(m.group(1))
                 continue
-            m = re.match(r'(overrun|dropped events): (\d+)$', line.strip())
-            if m and int(m.group(2)) and cpu is not None:
-                lost.add(cpu)
-    return lost
+            m = re.match(r'(overrun|commit overrun|dropped events): (\d+)$', line.strip())
+            if m and cpu is not None:
+                stats.setdefault(cpu, {})[m.group(1)] = int(m.group(2))
+    return stats
+
+
+def window_of(fmarks, kmarks):
+    """The window (us) between the workload's marks in both texts, or a
+    reason why there is none."""
+    for who, marks in (('ftrace', fmarks), ('ktrace', kmarks)):
+        for name in ('start', 'end'):
+            if len(marks.get(name, [])) != 1:
+                return None, '%s: %d "ktrace-ftrace-%s" marks, not 1' \
+                    % (who, len(marks.get(name, [])), name)
+    lo = max(fmarks['start'][0], kmarks['start'][0])
+    hi = min(fmarks['end'][0], kmarks['end'][0])
+    if hi <= lo:
+        return None, 'the marks leave no window'
+    return (lo, hi), None
+
+
+def ftrace_losses(cpu, fe_all, fgaps, stats, out):
+    """The spans where ftrace lost events of a CPU: its LOST lines', the
+    head its overrun overwrote, the tail it dropped; None if not known
+    (a commit overrun)."""
+    spans = list(fgaps.get(cpu, []))
+    st = stats.get(cpu, {})
+    if st.get('commit overrun'):
+        out.append('cpu%d: ftrace counts %d commit overruns: where it lost them is not known'
+                   % (cpu, st['commit overrun']))
+        return None
+    if st.get('overrun'):
+        spans.append((float('-inf'), fe_all[0][0] if fe_all else float('inf')))
+    if st.get('dropped events'):
+        spans.append((fe_all[-1][0] if fe_all else float('-inf'), float('inf')))
+    return spans
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    least = MIN_COMPARED
+    if len(args) > 1 and args[0] == '--min':
+        least = int(args[1])
+        args = args[2:]
+    if len(args) < 2:
         print(__doc__.split('\n\n')[1], file=sys.stderr)
         return 2
-    fcpus, flost = load(sys.argv[1])
+    fcpus, fgaps, fmarks = load(args[0])
     unparsed = []
-    kcpus, klost = load(sys.argv[2], unparsed)
-    if len(sys.argv) > 3:
-        flost |= ftrace_lost(sys.argv[3])
+    kcpus, kgaps, kmarks = load(args[1], unparsed)
+    stats = ftrace_stats(args[2]) if len(args) > 2 else {}
     bad = 0
     total = {}
     print('ktrace: %d lines Perfetto\'s line regex does not match' % len(unparsed))
@@ -239,30 +355,48 @@ def main():
         print('  ' + line)
     if unparsed:
         bad = 1
+    window, why = window_of(fmarks, kmarks)
+    if not window:
+        print('no window to compare: %s' % why)
+        return 1
+    print('window: %d.%06d to %d.%06d' % (window[0] // 1000000, window[0] % 1000000,
+                                          window[1] // 1000000, window[1] % 1000000))
     for cpu in sorted(set(fcpus) | set(kcpus)):
         out = []
-        n = compare_cpu(cpu, fcpus.get(cpu, []), kcpus.get(cpu, []), out)
-        lost = cpu in flost or cpu in klost
+        fall, kall = fcpus.get(cpu, []), kcpus.get(cpu, [])
+        fe = [e for e in fall if window[0] <= e[0] <= window[1]]
+        ke = [e for e in kall if window[0] <= e[0] <= window[1]]
+        flost = ftrace_losses(cpu, fall, fgaps, stats, out)
+        if flost is None:
+            bad = 1
+            flost = []
+        n = compare_cpu(cpu, fe, ke, window, (kgaps.get(cpu, []), flost), out)
         print('cpu%d: %d events compared, %d equal, %d reordered, %d reaped, %d different, '
-              '%d outside the common window, %d comm differences%s'
+              '%d lost, %d at the window\'s edges, %d outside it, %d comm differences'
               % (cpu, n['compared'], n['equal'], n['reordered'], n['reaped'], n['diff'],
-                 n['outside'], n['comm'], ' (lost events: not failed)' if lost else ''))
+                 n['lost'], n['edge'], len(fall) + len(kall) - len(fe) - len(ke), n['comm']))
         dt = sorted(n.pop('dt'))
         if dt:
             print('  ktrace - ftrace times (us): min %d median %d max %d'
                   % (dt[0], dt[len(dt) // 2], dt[-1]))
+        cap = max(REORDER_MIN, n['compared'] // REORDER_PER)
+        if n['reordered'] > cap:
+            out.append('cpu%d: %d reordered, more than %d' % (cpu, n['reordered'], cap))
+            bad = 1
         for line in out:
             print('  ' + line)
         for k, v in n.items():
             total[k] = total.get(k, 0) + v
-        if (n['diff'] or n['comm']) and not lost:
-            bad = 1
-        if not n['equal']:
+        if n['diff'] or n['comm']:
             bad = 1
     print('all: %d events compared, %d equal, %d reordered, %d reaped, %d different, '
-          '%d comm differences' % (total.get('compared', 0), total.get('equal', 0),
-                                   total.get('reordered', 0), total.get('reaped', 0),
-                                   total.get('diff', 0), total.get('comm', 0)))
+          '%d lost, %d at the window\'s edges, %d comm differences'
+          % (total.get('compared', 0), total.get('equal', 0), total.get('reordered', 0),
+             total.get('reaped', 0), total.get('diff', 0), total.get('lost', 0),
+             total.get('edge', 0), total.get('comm', 0)))
+    if total.get('compared', 0) < least:
+        print('fewer than %d events compared' % least)
+        bad = 1
     return bad
 
 

@@ -180,6 +180,8 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 			kt_analyze(&set, size & 1, null);
 			/* ktrace profile (JSON for sizes with bit 1 set). */
 			kt_profile(&set, size & 2, null);
+			/* ktrace convert --ftrace. */
+			kt_ftrace_write(t, "fuzz", null);
 		}
 		kt_close(t);
 	}

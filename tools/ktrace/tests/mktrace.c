@@ -1219,6 +1219,7 @@ static int badmeta_trace(void)
 #define LAT_HENTRY	16
 #define LAT_HEXIT	17
 #define LAT_PEXIT	18
+#define LAT_SOFTIRQ	19	/* $MKTRACE_SOFTIRQ only */
 #define LAT_EXEC_MAJOR	9
 #define LAT_SB		131072
 #define LAT_TICK	0xffffffff81003000ULL
@@ -1311,6 +1312,11 @@ static void latency_meta(void)
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_HEXIT, 0, 0, 1, 0, "irq",
 		   "hardirq_exit");
 	meta_field("irq", 0, 30, KTRACE_DISPLAY_DEC, 0, 0);
+	if (getenv("MKTRACE_SOFTIRQ")) {
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_SOFTIRQ, 0, 0, 1, 0,
+			   "irq", "softirq_raise");
+		meta_field("vec", 0, 30, KTRACE_DISPLAY_DEC, 0, 0);
+	}
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 3, 1, 3, 0,
 		   "irq", "timer_expire");
 	meta_field("function", 0, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
@@ -1408,6 +1414,11 @@ static void latency_cpu1(struct sb *c1)
 	uint64_t t;
 
 	sb_compact(c1, LAT_HENTRY, LAT_AT(10000000), 24);
+	/* $MKTRACE_SOFTIRQ (t-ftrace.sh): a vector ftrace names, one it does not. */
+	if (getenv("MKTRACE_SOFTIRQ")) {
+		sb_compact(c1, LAT_SOFTIRQ, LAT_AT(10010000), 3);
+		sb_compact(c1, LAT_SOFTIRQ, LAT_AT(10020000), 12);
+	}
 	sb_compact(c1, LAT_HEXIT, LAT_AT(10030000), 24);
 	sb_compact(c1, LAT_HENTRY, LAT_AT(11000000), 25);
 	sb_compact(c1, LAT_HEXIT, LAT_AT(11005000), 25);
@@ -1456,6 +1467,7 @@ static int latency_trace(const char *host)
 				    "601 reader\n602 thread\n603 quitter\n700 worker\n"
 				    "701 idler\n";
 	unsigned char ex[24];
+	const char *irq_name;
 	char uname[128];
 
 	low.buf = malloc(SB_LOW);
@@ -1466,11 +1478,12 @@ static int latency_trace(const char *host)
 	fwrite(&h, sizeof(h), 1, trace);
 	latency_meta();
 
-	/* The statedump names IRQ 24. */
+	/* The statedump names IRQ 24; $MKTRACE_IRQ_NAME (t-ftrace.sh): 7 other bytes. */
 	sb_begin(&med, 0, 0, LAT_AT(500));
 	memset(ex, 0, sizeof(ex));
 	ex[0] = 24;
-	memcpy(ex + 16, "eth0-rx", 7);
+	irq_name = getenv("MKTRACE_IRQ_NAME");
+	memcpy(ex + 16, irq_name && strlen(irq_name) == 7 ? irq_name : "eth0-rx", 7);
 	sb_expanded(&med, 4, 3, LAT_AT(500), ex, 23);
 	sb_end(&med, 0);
 	sb_flush(&med);

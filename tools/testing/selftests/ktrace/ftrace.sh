@@ -17,30 +17,50 @@
 ktrace_setup
 ktrace_tool
 TR=/sys/kernel/tracing
-[ -d $TR/events ] || mount -t tracefs nodev $TR 2>/dev/null
+MOUNTED=
+if [ ! -d $TR/events ] && mount -t tracefs nodev $TR 2>/dev/null; then
+	MOUNTED=1
+fi
 [ -f $TR/events/sched/sched_switch/enable ] ||
-	{ ktap_skip_all "no ftrace events (tracefs)"; exit "$KSFT_SKIP"; }
-
-TMP=$(mktemp -d)
-ft_reset() {
-	echo 0 >$TR/tracing_on
-	echo 0 >$TR/events/enable
-	echo local >$TR/trace_clock
-	echo 1408 >$TR/buffer_size_kb
-	echo >$TR/trace
-}
-# Back to the defaults: tracing on, nothing enabled, the local clock.
-trap 'ft_reset; echo 1 >$TR/tracing_on; rm -rf "$TMP"' EXIT
+	{ [ -z "$MOUNTED" ] || umount $TR; ktap_skip_all "no ftrace events (tracefs)"; exit "$KSFT_SKIP"; }
 
 FT_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new
 	irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry
 	irq/softirq_exit irq/softirq_raise raw_syscalls/sys_enter
 	raw_syscalls/sys_exit block/block_rq_issue block/block_rq_complete"
-KT_EVENTS=sched/switch,sched/wakeup,sched/wakeup_new,sched/fork,sched/exec,sched/comm
-KT_EVENTS=$KT_EVENTS,irq/hardirq_*,irq/softirq_*,syscalls,block/bio_*,block/rq_*,statedump/task,statedump/irq
 
-ft_reset
+# tracefs as it was: on or off, the clock, the buffer size, the events.
+TMP=$(mktemp -d)
+FT_ON=$(cat $TR/tracing_on)
+FT_CLOCK=$(sed 's/.*\[\(.*\)\].*/\1/' $TR/trace_clock)
+# "7 (expanded: 1408)" before the buffer's first use: the size it takes then.
+FT_KB=$(sed 's/.*expanded: \([0-9]*\).*/\1/; s/ .*//' $TR/buffer_size_kb)
+FT_WAS=
+for e in $FT_EVENTS; do
+	FT_WAS="$FT_WAS $e=$(cat "$TR/events/$e/enable" 2>/dev/null)"
+done
+ft_restore() {
+	echo 0 >$TR/tracing_on
+	for w in $FT_WAS; do
+		[ -n "${w#*=}" ] && echo "${w#*=}" >"$TR/events/${w%%=*}/enable"
+	done
+	echo >$TR/trace
+	echo "$FT_CLOCK" >$TR/trace_clock
+	echo "$FT_KB" >$TR/buffer_size_kb
+	echo "$FT_ON" >$TR/tracing_on
+	[ -z "$MOUNTED" ] || umount $TR
+	[ -z "${FT_SLEEP:-}" ] || kill "$FT_SLEEP" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap ft_restore EXIT
+# The runner's timeout sends TERM, after which sh runs no EXIT trap of itself.
+trap 'exit 1' INT TERM HUP
+
+KT_EVENTS=sched/switch,sched/wakeup,sched/wakeup_new,sched/fork,sched/exec,sched/comm
+KT_EVENTS=$KT_EVENTS,irq/hardirq_*,irq/softirq_*,syscalls,block/bio_*,block/rq_*,statedump/task,statedump/irq,ktrace/mark
+
 echo 0 >$TR/tracing_on
+echo >$TR/trace
 echo mono >$TR/trace_clock
 echo 8192 >$TR/buffer_size_kb
 bad=0
@@ -48,8 +68,19 @@ for e in $FT_EVENTS; do
 	echo 1 >"$TR/events/$e/enable" || bad=$((bad + 1))
 done
 check "ftrace: the 12 events enabled" "$bad" 0
+# FT_HANG (the test of a timeout, below): hang here, as a stuck run would.
+if [ -n "${FT_HANG:-}" ]; then
+	sleep 60 &
+	FT_SLEEP=$!
+	wait "$FT_SLEEP"
+	exit 0
+fi
 
+# The workload's start and end marked in both tracers (trace_marker, ktrace's
+# mark file): ftrace-compare.py compares every event between the marks.
 cat >"$TMP/w.sh" <<'EOF'
+echo ktrace-ftrace-start >/sys/kernel/tracing/trace_marker
+echo ktrace-ftrace-start >/sys/kernel/debug/ktrace/mark
 for i in 1 2 3; do sleep 0.01; done
 dd if=/dev/zero bs=4096 count=16 2>/dev/null | cat >/dev/null
 ls / >/dev/null
@@ -65,6 +96,8 @@ for c in 0 1; do
 done
 wait
 sleep 0.01
+echo ktrace-ftrace-end >/sys/kernel/debug/ktrace/mark
+echo ktrace-ftrace-end >/sys/kernel/tracing/trace_marker
 EOF
 
 # ftrace on first, off last: ktrace's trace lies within ftrace's.
@@ -81,6 +114,13 @@ for s in $TR/per_cpu/cpu*/stats; do
 done >"$TMP/ftrace-stats.txt"
 "$BIN" convert --ftrace -o "$TMP/ktrace.txt" "$TMP/k.dat" 2>"$TMP/convert.err"
 check "ktrace convert --ftrace: exit 0" "$?" 0
+
+# The workload's two marks in either text (in ktrace's: a mark line).
+for f in ftrace ktrace; do
+	check "$f: the start and end marks" \
+		"$(grep -o 'tracing_mark_write: .*ktrace-ftrace-[a-z]*' "$TMP/$f.txt" |
+			sed 's/.*ktrace-ftrace-//' | tr '\n' ' ')" "start end "
+done
 
 # Both texts: ftrace's header, and lines of each event kind.
 check "the header: ftrace's, line for line (but the counts)" \
@@ -103,6 +143,37 @@ if [ -b /dev/nullb0 ]; then
 	n=$(grep -c ': block_rq_issue: ' "$TMP/ktrace.txt")
 	in_range "block_rq_issue lines of ktrace (null_blk)" "$n" 16 100000
 fi
+
+# A runner's timeout: TERM to a run stuck after enabling ftrace (FT_HANG)
+# puts tracefs back as it was (here: tracing on, the local clock, 1024 KB,
+# the events off).
+ft_state() {
+	echo "on=$(cat $TR/tracing_on) clock=$(sed 's/.*\[\(.*\)\].*/\1/' $TR/trace_clock)"
+	echo "kb=$(sed 's/.*expanded: \([0-9]*\).*/\1/; s/ .*//' $TR/buffer_size_kb)"
+	for e in $FT_EVENTS; do
+		echo "$e=$(cat "$TR/events/$e/enable")"
+	done
+}
+for e in $FT_EVENTS; do
+	echo 0 >"$TR/events/$e/enable"
+done
+echo local >$TR/trace_clock
+echo 1024 >$TR/buffer_size_kb
+echo 1 >$TR/tracing_on
+before=$(ft_state)
+FT_HANG=1 sh "$0" >/dev/null 2>&1 &
+child=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q '\[mono\]' $TR/trace_clock; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "a stuck run: ftrace's clock mono (the run under way)" \
+	"$(sed 's/.*\[\(.*\)\].*/\1/' $TR/trace_clock)" mono
+kill -TERM "$child"
+wait "$child"
+check "a stuck run killed (TERM): tracefs as it was" "$(ft_state | tr '\n' ' ')" \
+	"$(echo "$before" | tr '\n' ' ')"
 
 if [ -n "${KTRACE_SAVE_DIR:-}" ]; then
 	mkdir -p "$KTRACE_SAVE_DIR"
