@@ -67,7 +67,6 @@
 
 /* LTTng layout: packet header (32 bytes) and context (52 bytes). */
 #define LT_PACKET_HEADER	84
-#define LT_IRQS			256
 
 enum item_kind { ITEM_INT, ITEM_ENUM, ITEM_STRING };
 
@@ -100,6 +99,12 @@ struct ctf_stream {
 	uint64_t discarded;		/* dropped + overwritten, stat's counts */
 };
 
+/* An IRQ's name: its first handler's in the statedump (lttng: action->name). */
+struct lt_irq {
+	unsigned int irq;
+	char *name;
+};
+
 struct ctf_trace {
 	struct kt_trace *t;
 	bool lttng;			/* LTTng's kernel layout (else ktrace's) */
@@ -114,6 +119,12 @@ struct ctf_trace {
 	unsigned int nr_slots;
 	/* LTTng: the id written of class i, the most frequent first (or i). */
 	unsigned int *rank;
+	/* LTTng: this file's statedump:irq names, for irq_handler_entry. */
+	struct lt_irq *irqs;
+	unsigned int nr_irqs;
+	/* LTTng: the thread groups of tasks (statedump, forks), for forks. */
+	struct lt_tgid { uint32_t pid, tgid; } *tgids;
+	unsigned int nr_tgids;
 };
 
 struct conv {
@@ -125,7 +136,7 @@ struct conv {
 	bool lttng;			/* --layout lttng (the default) */
 	bool counting;			/* the first pass: classes and their events */
 	unsigned int *warnings;		/* the traces' warnings after the first pass */
-	char irq_name[LT_IRQS][24];	/* statedump:irq names, for irq_handler_entry */
+	struct ctf_trace *cur;		/* the trace of the event being written */
 	kt_ctf_open_fn open;
 	void *arg;
 	struct item *items;
@@ -307,16 +318,17 @@ static int add_fields(struct conv *c, struct kt_trace *t, const struct kt_record
  */
 enum lt_src {
 	LT_NUM,		/* field @from: of the record, or of the description its key names */
-	LT_HEX,		/* the same, written in base 16 */
 	LT_COMM,	/* the name of the task whose pid is @from ("@cur", "@prev", a field) */
-	LT_STR,		/* the bytes of STRING field @from */
+	LT_STR,		/* the bytes of STRING field @from ("" if NULL: not recorded) */
 	LT_ZERO,	/* not in ktrace's record: 0 (lttng-analyses reads the field) */
 	LT_NONE,	/* not in ktrace's record: -1 (a priority) */
+	LT_MODE,	/* a statedump's mode: LTTNG_MODE_UNKNOWN (5), as lttng-modules */
 	LT_STATE,	/* prev_state as the kernel's TASK_ bit (TASK_REPORT_MAX: preempted) */
 	LT_STATUS,	/* a statedump state as LTTng's process status */
 	LT_RWBS,	/* op and flags as lttng-modules' RWBS_FLAG_ bits */
 	LT_BYTES,	/* nr_sector * 512 */
 	LT_IRQNAME,	/* the statedump's name of irq @from */
+	LT_TGID,	/* the thread group of task @from (statedump, forks), else @from */
 };
 
 struct lt_field {
@@ -361,7 +373,7 @@ static const struct lt_field lt_exit[] = {
 
 static const struct lt_field lt_fork[] = {
 	LTF_COMM("parent_comm", "parent_pid"), LTF_INT("parent_tid", "parent_pid"),
-	LTF_INT("parent_pid", "parent_pid"), LTF_STR("child_comm", "comm"),
+	{ "parent_pid", "parent_pid", LT_TGID, 32, true }, LTF_STR("child_comm", "comm"),
 	LTF_INT("child_tid", "child_pid"),
 	LTF_INT("child_pid", "child_tgid"), LT_END,
 };
@@ -402,7 +414,8 @@ static const struct lt_field lt_bio[] = {
 static const struct lt_field lt_sd_task[] = {
 	LTF_INT("tid", "pid"), LTF_INT("pid", "tgid"),
 	LTF_INT("ppid", "ppid"), LTF_STR("name", "comm"),
-	LTF_INT("type", "kthread"), { "status", "state", LT_STATUS, 32, true },
+	LTF_INT("type", "kthread"), { "mode", NULL, LT_MODE, 32, true },
+	{ "submode", NULL, LT_ZERO, 32, true }, { "status", "state", LT_STATUS, 32, true },
 	LT_END,
 };
 
@@ -413,8 +426,7 @@ static const struct lt_field lt_sd_fd[] = {
 };
 
 static const struct lt_field lt_sd_irq[] = {
-	LTF_UINT("irq", "irq", 32), LTF_STR("name", "name"),
-	{ "action", "handler", LT_HEX, 64, false }, LT_END,
+	LTF_UINT("irq", "irq", 32), LTF_STR("name", NULL), LTF_STR("action", "name"), LT_END,
 };
 
 static const struct lt_field lt_sd_blockdev[] = {
@@ -435,9 +447,9 @@ static const struct lt_event lt_events[] = {
 	{ "sched", "exec", "sched_process_exec", lt_exec },
 	{ "irq", "hardirq_entry", "irq_handler_entry", lt_irq_entry },
 	{ "irq", "hardirq_exit", "irq_handler_exit", lt_irq_exit },
-	{ "irq", "softirq_entry", "softirq_entry", lt_softirq },
-	{ "irq", "softirq_exit", "softirq_exit", lt_softirq },
-	{ "irq", "softirq_raise", "softirq_raise", lt_softirq },
+	{ "irq", "softirq_entry", "irq_softirq_entry", lt_softirq },
+	{ "irq", "softirq_exit", "irq_softirq_exit", lt_softirq },
+	{ "irq", "softirq_raise", "irq_softirq_raise", lt_softirq },
 	{ "irq", "timer_expire", "timer_expire_entry", NULL },
 	{ "block", "rq_insert", "block_rq_insert", lt_rq_complete },
 	{ "block", "rq_issue", "block_rq_issue", lt_rq_issue },
@@ -461,7 +473,8 @@ static const struct lt_event lt_events[] = {
  * System calls: the first argument, all ktrace records of them (its low
  * 22 bits, sign-extended), under lttng-modules' name; then the arguments
  * lttng-analyses reads at the entry of its I/O calls, which ktrace does
- * not record, as 0 ("" for a file name).
+ * not record, as -1 ("" for a file name): no fd, no F_DUPFD, so that
+ * lttng-analyses closes no file descriptor on a made-up value.
  */
 static const struct lt_sys {
 	const char *name, *args[4];
@@ -481,6 +494,45 @@ static const struct lt_sys {
 	{ "splice", { "fd_in", "fd_out", "len" } },
 	{ "sendfile64", { "out_fd", "in_fd", "count" } },
 };
+
+/*
+ * lttng-modules 2.13's x86-64 names (include/instrumentation/syscalls/
+ * headers/x86-64-syscalls_*.h) where syscall_64.tbl's differ: its event
+ * is named after the kernel's sys_ function.
+ */
+static const char *const lt_sys_renames[][2] = {
+	{ "stat", "newstat" }, { "fstat", "newfstat" }, { "lstat", "newlstat" },
+	{ "sendfile", "sendfile64" }, { "uname", "newuname" }, { "umount2", "umount" },
+};
+
+/*
+ * The x86-64 calls lttng-modules 2.13 has no event for: it writes them as
+ * syscall_entry_unknown and syscall_exit_unknown with their number (id).
+ */
+static const char *const lt_sys_unknown[] = {
+	"capget", "capset", "uselib", "_sysctl", "create_module", "get_kernel_syms",
+	"query_module", "nfsservctl", "getpmsg", "putpmsg", "afs_syscall", "tuxcall",
+	"security", "set_thread_area", "get_thread_area", "lookup_dcookie",
+	"epoll_ctl_old", "epoll_wait_old", "vserver", "uretprobe",
+	"landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
+	"cachestat", "fchmodat2", "map_shadow_stack", "futex_wake", "futex_wait",
+	"futex_requeue", "statmount", "listmount", "lsm_get_self_attr",
+	"lsm_set_self_attr", "lsm_list_modules", "mseal",
+};
+
+/* lttng-modules 2.13's name of x86-64 call @name (syscall_64.tbl's), or NULL. */
+static const char *lt_sys_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < ARRAY_SIZE(lt_sys_renames); i++)
+		if (!strcmp(lt_sys_renames[i][0], name))
+			return lt_sys_renames[i][1];
+	for (i = 0; name && i < ARRAY_SIZE(lt_sys_unknown); i++)
+		if (!strcmp(lt_sys_unknown[i], name))
+			return NULL;
+	return name;
+}
 
 /*
  * Field @name of @r, or of the description a KEY field of @r names; the
@@ -605,19 +657,114 @@ static uint64_t lt_state(uint64_t v)
 	return v < ARRAY_SIZE(bits) ? bits[v] : 0;
 }
 
-/* A statedump state as LTTng's status: WAIT_CPU... (lttng_process_status). */
+/*
+ * A statedump state as LTTng's status (lttng_process_status), as
+ * lttng-modules' statedump sets it: a runnable task WAIT_CPU (2; the
+ * viewer finds which one ran; WAIT_FORK, a child not run yet, ktrace
+ * cannot tell), S D I WAIT (5), Z ZOMBIE (4), X DEAD (7), else UNNAMED.
+ */
 static uint64_t lt_status(uint64_t v)
 {
-	/* R S D T t X Z P I R+ -> RUN WAIT WAIT UNNAMED UNNAMED DEAD ZOMBIE ... */
-	static const unsigned int status[] = { 6, 5, 5, 0, 0, 7, 4, 0, 5, 6 };
+	/* R S D T t X Z P I R+ */
+	static const unsigned int status[] = { 2, 5, 5, 0, 0, 7, 4, 0, 5, 2 };
 
 	return v < ARRAY_SIZE(status) ? status[v] : 0;
+}
+
+/* The name the statedump gave IRQ @irq in @tr's file, or "". */
+static const char *lt_irq_name(const struct ctf_trace *tr, uint64_t irq)
+{
+	unsigned int i;
+
+	for (i = 0; tr && i < tr->nr_irqs; i++)
+		if (tr->irqs[i].irq == irq)
+			return tr->irqs[i].name;
+	return "";
+}
+
+/*
+ * Learn the name of a statedump:irq record @r of @tr's file: its first
+ * handler's (a shared IRQ's entry event is one, not one per handler).
+ * Return: 0, or -1 (no memory).
+ */
+static int lt_learn_irq(struct ctf_trace *tr, const struct kt_trace *t,
+			const struct kt_record *r)
+{
+	struct kt_record at;
+	const struct kt_field *f = lt_find(t, r, "name", &at);
+	struct ktrace_record data = { .data = at.data, .length = at.length };
+	struct lt_irq *irqs;
+	const char *s;
+	size_t len;
+	uint64_t v;
+
+	if (!lt_num(t, r, "irq", &v) || v > UINT_MAX || *lt_irq_name(tr, v) || !f ||
+	    f->display != KTRACE_DISPLAY_STRING || at.id != KTRACE_ID_EXPANDED ||
+	    !ktrace_field_string(&data, f->offset, f->size, &s, &len))
+		return 0;
+	irqs = realloc(tr->irqs, (tr->nr_irqs + 1) * sizeof(*irqs));
+	if (!irqs)
+		return -1;
+	tr->irqs = irqs;
+	irqs[tr->nr_irqs].irq = v;
+	irqs[tr->nr_irqs].name = strndup(s, strnlen(s, len));
+	if (!irqs[tr->nr_irqs].name)
+		return -1;
+	tr->nr_irqs++;
+	return 0;
+}
+
+/* The thread group of task @pid in @tr's file as last learned, or @pid. */
+static uint64_t lt_tgid(const struct ctf_trace *tr, uint64_t pid)
+{
+	unsigned int i;
+
+	for (i = tr ? tr->nr_tgids : 0; i--; )
+		if (tr->tgids[i].pid == pid)
+			return tr->tgids[i].tgid;
+	return pid;
+}
+
+/*
+ * Learn the thread group of a statedump:task (pid, tgid) or sched:fork
+ * (child_pid, child_tgid) record @r of @tr's file.
+ * Return: 0, or -1 (no memory).
+ */
+static int lt_learn_tgid(struct ctf_trace *tr, const struct kt_trace *t,
+			 const struct kt_record *r, bool fork)
+{
+	struct lt_tgid *tg;
+	uint64_t pid, tgid;
+
+	if (!lt_num(t, r, fork ? "child_pid" : "pid", &pid) ||
+	    !lt_num(t, r, fork ? "child_tgid" : "tgid", &tgid) || lt_tgid(tr, pid) == tgid)
+		return 0;
+	tg = realloc(tr->tgids, (tr->nr_tgids + 1) * sizeof(*tg));
+	if (!tg)
+		return -1;
+	tr->tgids = tg;
+	tg[tr->nr_tgids].pid = pid;
+	tg[tr->nr_tgids++].tgid = tgid;
+	return 0;
+}
+
+/* Forget what @tr's file taught (between the passes: learned again in time order). */
+static void lt_forget_irqs(struct ctf_trace *tr)
+{
+	while (tr->nr_irqs)
+		free(tr->irqs[--tr->nr_irqs].name);
+	free(tr->irqs);
+	tr->irqs = NULL;
+	free(tr->tgids);
+	tr->tgids = NULL;
+	tr->nr_tgids = 0;
 }
 
 /* The item of lttng field @lf of @r. */
 static int lt_item(struct conv *c, const struct kt_trace *t, const struct kt_record *r,
 		   const struct lt_field *lf)
 {
+	char idle[24];
 	const char *name;
 	uint64_t v = 0;
 
@@ -625,12 +772,21 @@ static int lt_item(struct conv *c, const struct kt_trace *t, const struct kt_rec
 	case LT_COMM:
 		if (!lt_num(t, r, lf->from, &v))
 			return add_string(c, lf->name, "", 0);
-		name = kt_comm(t, (int)v);
+		/* The idle task: swapper/CPU, as the kernel names it. */
+		snprintf(idle, sizeof(idle), "swapper/%u", r->cpu);
+		name = v ? kt_comm(t, (int)v) : idle;
 		return add_string(c, lf->name, name, strlen(name));
 	case LT_STR:
+		if (!lf->from)
+			return add_string(c, lf->name, "", 0);
 		return lt_str(c, t, r, lf->name, lf->from);
+	case LT_TGID:
+		if (!lt_num(t, r, lf->from, &v))
+			v = 0;
+		v = lt_tgid(c->cur, v);
+		break;
 	case LT_IRQNAME:
-		name = lt_num(t, r, lf->from, &v) && v < LT_IRQS ? c->irq_name[v] : "";
+		name = lt_num(t, r, lf->from, &v) ? lt_irq_name(c->cur, v) : "";
 		return add_string(c, lf->name, name, strlen(name));
 	case LT_NONE:
 		v = -1;
@@ -639,6 +795,9 @@ static int lt_item(struct conv *c, const struct kt_trace *t, const struct kt_rec
 		v = lt_rwbs(c, t, r);
 		break;
 	case LT_ZERO:
+		break;
+	case LT_MODE:
+		v = 5;
 		break;
 	default:
 		lt_num(t, r, lf->from, &v);
@@ -650,7 +809,7 @@ static int lt_item(struct conv *c, const struct kt_trace *t, const struct kt_rec
 			v *= 512;
 		break;
 	}
-	return add_int(c, lf->name, lf->bits, lf->sign, lf->src == LT_HEX ? 16 : 10, v);
+	return add_int(c, lf->name, lf->bits, lf->sign, 10, v);
 }
 
 /* syscall_entry_NAME, syscall_exit_NAME: what lttng-modules names them, their items. */
@@ -664,7 +823,7 @@ static int lt_syscall(struct conv *c, const struct kt_trace *t, const struct kt_
 	uint64_t v = 0;
 
 	if (!sat)
-		name = kt_syscall_name(t, nr);
+		name = lt_sys_name(kt_syscall_name(t, nr));
 	snprintf(out, size, "syscall_%s_%s", entry ? "entry" : "exit", name ? name : "unknown");
 	if (!name && add_int(c, "id", 32, true, 10, (uint64_t)(int64_t)nr))
 		return -1;
@@ -686,7 +845,7 @@ static int lt_syscall(struct conv *c, const struct kt_trace *t, const struct kt_
 		if (!strcmp(a, "filename"))
 			ret = add_string(c, a, "", 0);
 		else
-			ret = add_int(c, a, j ? 64 : 32, true, 10, j ? 0 : v);
+			ret = add_int(c, a, j ? 64 : 32, true, 10, j ? (uint64_t)-1 : v);
 		if (ret)
 			return -1;
 	}
@@ -751,23 +910,18 @@ static int lt_fields(struct conv *c, struct kt_trace *t, const struct kt_record 
 		return add_fields(c, t, r);
 	}
 	snprintf(out, size, "%s", lt_events[i].lttng);
-	/* An hrtimer's callback: hrtimer_expire_entry. */
+	/* An hrtimer's callback: what lttng-modules 2.13 names it. */
 	if (!strcmp(ev->name, "timer_expire") && lt_num(t, r, "kind", &v) && v == 1)
-		snprintf(out, size, "hrtimer_expire_entry");
+		snprintf(out, size, "timer_hrtimer_expire_entry");
 	/* The names of the statedump's interrupts, for irq_handler_entry. */
 	if (!strcmp(ev->group, "statedump") && !strcmp(ev->name, "irq") &&
-	    lt_num(t, r, "irq", &v) && v < LT_IRQS) {
-		struct kt_record at;
-		const struct kt_field *f = lt_find(t, r, "name", &at);
-		struct ktrace_record data = { .data = at.data, .length = at.length };
-		const char *s;
-		size_t len;
-
-		if (f && f->display == KTRACE_DISPLAY_STRING && at.id == KTRACE_ID_EXPANDED &&
-		    ktrace_field_string(&data, f->offset, f->size, &s, &len))
-			snprintf(c->irq_name[v], sizeof(c->irq_name[v]), "%.*s",
-				 (int)strnlen(s, len), s);
-	}
+	    lt_learn_irq(c->cur, t, r))
+		return -1;
+	/* Thread groups, for a fork's parent_pid: a fork teaches its child's. */
+	if (((!strcmp(ev->group, "statedump") && !strcmp(ev->name, "task")) ||
+	     (!strcmp(ev->group, "sched") && !strcmp(ev->name, "fork"))) &&
+	    lt_learn_tgid(c->cur, t, r, ev->name[0] == 'f'))
+		return -1;
 	if (!lt_events[i].fields)
 		return add_fields(c, t, r);
 	for (lf = lt_events[i].fields; lf->name; lf++)
@@ -1202,6 +1356,7 @@ static int write_event(struct conv *c, struct kt_trace *t, const struct kt_recor
 	 * rollover); a damaged file's subbuffer that starts earlier than the
 	 * one before it is written at the stream's last time, said once.
 	 */
+	c->cur = tr;
 	if (c->counting)
 		return count_event(c, t, r, tr);
 	ns = r->ns;
@@ -1274,9 +1429,11 @@ static int convert_one(struct kt_trace *t, const struct kt_record *r, void *arg)
 
 	for (i = 0; i < c->nr && c->tr[i].t != t; i++)
 		;
+	errno = 0;
 	if (i == c->nr || write_event(c, t, r, &c->tr[i])) {
-		fprintf(stderr, "ktrace %s: %s: cannot write the event at %llu ns\n", c->cmd,
-			t->path, (unsigned long long)r->ns);
+		fprintf(stderr, "ktrace %s: %s: cannot write the event at %llu ns%s%s\n", c->cmd,
+			t->path, (unsigned long long)r->ns, errno ? ": " : "",
+			errno ? strerror(errno) : "");
 		return -1;
 	}
 	return 0;
@@ -1525,6 +1682,7 @@ static void free_trace(struct ctf_trace *tr)
 	free(tr->slots);
 	free(tr->streams);
 	free(tr->rank);
+	lt_forget_irqs(tr);
 }
 
 /*
@@ -1549,6 +1707,7 @@ static int count_classes(struct kt_set *s, struct conv *c)
 		warnings[i] = s->traces[i].warnings;
 		s->traces[i].warnings = UINT_MAX / 2;
 		kt_forget_names(&s->traces[i]);
+		lt_forget_irqs(&c->tr[i]);
 		if (!ret && rank_ids(&c->tr[i]))
 			ret = -1;
 	}

@@ -166,11 +166,12 @@ int KT_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	if (!kt_open_mem(t, "fuzz", data, size)) {
 		t->warnings = 1000;
 		kt_merge(t, one, &b);
-		kt_ctf_write(&(struct kt_set){ .traces = t, .nr = 1 }, "fuzz", false, ctf_null, NULL);
-		kt_ctf_write(&(struct kt_set){ .traces = t, .nr = 1 }, "fuzz", true, ctf_null, NULL);
+		set = (struct kt_set){ .traces = t, .nr = 1 };
+		/* Both layouts: ktrace's (false) and LTTng's (true). */
+		kt_ctf_write(&set, "fuzz", false, ctf_null, NULL);
+		kt_ctf_write(&set, "fuzz", true, ctf_null, NULL);
 		for (i = 0; i < t->nr_streams; i++)
 			kt_stream_stats(t, &t->streams[i], &st, NULL);
-		set = (struct kt_set){ .traces = t, .nr = 1 };
 		if (!null)
 			null = fopen("/dev/null", "w");
 		if (null) {

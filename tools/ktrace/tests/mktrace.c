@@ -1219,7 +1219,7 @@ static int badmeta_trace(void)
 #define LAT_HENTRY	16
 #define LAT_HEXIT	17
 #define LAT_PEXIT	18
-#define LAT_SOFTIRQ	19	/* $MKTRACE_SOFTIRQ only */
+#define LAT_SOFTIRQ	19	/* raise, entry, exit: MKTRACE_SOFTIRQ */
 #define LAT_EXEC_MAJOR	9
 #define LAT_SB		131072
 #define LAT_TICK	0xffffffff81003000ULL
@@ -1273,6 +1273,8 @@ static void latency_meta(void)
 	struct ktrace_meta_clock mc = {
 		.freq_hz = 1000000000ULL, .ref_clock = 1000, .ref_mono_ns = 5000000000ULL,
 		.ref_real_ns = 1700000000000000000ULL, .name = "tsc" };
+	static const char *const softirq[] = { "softirq_raise", "softirq_entry", "softirq_exit" };
+	unsigned int i;
 
 	sb_begin(&low, 0, 0, 1000);
 	/* x86_64: latency syscall names the numbers from its table. */
@@ -1312,11 +1314,6 @@ static void latency_meta(void)
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_HEXIT, 0, 0, 1, 0, "irq",
 		   "hardirq_exit");
 	meta_field("irq", 0, 30, KTRACE_DISPLAY_DEC, 0, 0);
-	if (getenv("MKTRACE_SOFTIRQ")) {
-		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_SOFTIRQ, 0, 0, 1, 0,
-			   "irq", "softirq_raise");
-		meta_field("vec", 0, 30, KTRACE_DISPLAY_DEC, 0, 0);
-	}
 	meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 3, 1, 3, 0,
 		   "irq", "timer_expire");
 	meta_field("function", 0, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
@@ -1331,8 +1328,89 @@ static void latency_meta(void)
 	meta_field("irq", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
 	meta_field("handler", 8, 8, KTRACE_DISPLAY_SYMBOL, KTRACE_FIELD_KADDR, 0);
 	meta_field("name", 16, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	for (i = 0; getenv("MKTRACE_SOFTIRQ") && i < ARRAY_SIZE(softirq); i++) {
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_COMPACT, LAT_SOFTIRQ + i, 0, 0, 1, 0,
+			   "irq", softirq[i]);
+		meta_field("vec", 0, 5, KTRACE_DISPLAY_DEC, 0, 0);
+	}
+	if (getenv("MKTRACE_SDTASKS")) {
+		meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 4,
+			   4, 6, 0, "statedump", "task");
+		meta_field("pid", 0, 4, KTRACE_DISPLAY_PID, 0, 0);
+		meta_field("tgid", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("ppid", 8, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("state", 12, 1, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("kthread", 13, 1, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("comm", 16, 16, KTRACE_DISPLAY_STRING, 0, 0);
+		meta_event(KTRACE_CHANNEL_HIGH, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED,
+			   LAT_EXEC_MAJOR, 1, 4, 0, "sched", "fork");
+		meta_field("parent_pid", 0, 4, KTRACE_DISPLAY_PID, 0, 0);
+		meta_field("child_pid", 4, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("child_tgid", 8, 4, KTRACE_DISPLAY_DEC, 0, 0);
+		meta_field("comm", 12, 0, KTRACE_DISPLAY_STRING, 0, 0);
+	}
 	sb_end(&low, 0);
 	sb_flush(&low);
+}
+
+/*
+ * MKTRACE_SDTASKS: a sched:fork (see latency_cpu0()) and statedump:task
+ * records at 600 ns of dd (321, R),
+ * sleeper (600, S), quitter (603 of 600, Z), a kworker (90, I, a kernel thread)
+ * and bigio (555, T).
+ */
+static void lat_sd_tasks(struct sb *med)
+{
+	static const struct { uint32_t pid, state, kthread; const char *comm; } tk[] = {
+		{ 321, 0, 0, "dd" }, { 600, 1, 0, "sleeper" }, { 603, 6, 0, "quitter" },
+		{ 90, 8, 1, "kworker/0:1" }, { 555, 3, 0, "bigio" },
+	};
+	unsigned char ex[32];
+	unsigned int i;
+
+	for (i = 0; getenv("MKTRACE_SDTASKS") && i < ARRAY_SIZE(tk); i++) {
+		memset(ex, 0, sizeof(ex));
+		memcpy(ex, (uint32_t[]){ tk[i].pid, tk[i].pid == 603 ? 600 : tk[i].pid, 1 }, 12);
+		ex[12] = tk[i].state;
+		ex[13] = tk[i].kthread;
+		memcpy(ex + 16, tk[i].comm, strlen(tk[i].comm));
+		sb_expanded(med, 4, 4, LAT_AT(600 + i), ex, 32);
+	}
+}
+
+/*
+ * The IRQ the statedump names "late" at 600.08 ms: MKTRACE_LATEIRQ (99 if
+ * unset).  With MKTRACE_LATEIRQ, CPU 1 runs its handler at 12 ms (before
+ * the name) and at 650 ms (after it).
+ */
+static uint32_t lat_late_irq(void)
+{
+	const char *n = getenv("MKTRACE_LATEIRQ");
+
+	return n ? strtoul(n, NULL, 10) : 99;
+}
+
+/*
+ * MKTRACE_SYSCALLS="NR ...": a call of 1 us of each of those numbers by
+ * worker (700) from 650 ms on, its first argument 6, its return 1
+ * (t-ctf.sh: lttng-modules' names and arguments).
+ */
+static void lat_more_syscalls(struct sb *c0)
+{
+	const char *p = getenv("MKTRACE_SYSCALLS");
+	uint64_t t = 650000000;
+	char *end;
+	unsigned long nr;
+
+	while (p && *p) {
+		nr = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+		sb_compact(c0, LAT_ENTRY, LAT_AT(t), nr | 6U << 10);
+		sb_compact(c0, LAT_EXIT, LAT_AT(t + 1000), nr | 1U << 10);
+		t += 10000;
+	}
 }
 
 /* CPU 0 of latency_trace(): block requests, system calls, wakeups. */
@@ -1369,6 +1447,10 @@ static void latency_cpu0(struct sb *c0, struct sb *med)
 	sb_compact(c0, LAT_ENTRY, LAT_AT(540010000), 7);
 	sb_compact(c0, LAT_SWITCH, LAT_AT(545000000), 603);
 	sb_compact(c0, LAT_ENTRY, LAT_AT(545010000), 60);
+	/* MKTRACE_SDTASKS: 603, a thread of 600, makes a thread, 604. */
+	if (getenv("MKTRACE_SDTASKS"))
+		sb_expanded(c0, LAT_EXEC_MAJOR, 1, LAT_AT(545015000),
+			    (uint32_t[]){ 603, 604, 600, 0x656e6f6e }, 16);
 	sb_compact(c0, LAT_PEXIT, LAT_AT(545020000), 603);
 	/* A thread's execve() of 500 us, returning under the leader's pid. */
 	sb_compact(c0, LAT_SWITCH, LAT_AT(546000000), 602);
@@ -1393,7 +1475,7 @@ static void latency_cpu0(struct sb *c0, struct sb *med)
 	 * channel's, not its stream's pid.
 	 */
 	memset(ex, 0, sizeof(ex));
-	ex[0] = 99;
+	memcpy(ex, &(uint32_t){ lat_late_irq() }, 4);
 	memcpy(ex + 16, "late", 4);
 	sb_expanded(med, 4, 3, LAT_AT(600080000), ex, 23);
 	sb_end(med, 0);
@@ -1402,6 +1484,7 @@ static void latency_cpu0(struct sb *c0, struct sb *med)
 	sb_compact(c0, LAT_WAKEUP, LAT_AT(600110000), 0U << 22 | 700);
 	sb_compact(c0, LAT_SWITCH, LAT_AT(600200000), 321);
 	sb_compact(c0, LAT_SWITCH, LAT_AT(600300000), 700);
+	lat_more_syscalls(c0);
 	/* The last event of the trace. */
 	sb_compact(c0, LAT_SWITCH, LAT_AT(700000000), 0);
 }
@@ -1409,8 +1492,9 @@ static void latency_cpu0(struct sb *c0, struct sb *med)
 /* CPU 1 of latency_trace(): hard interrupts, timers, irqs off. */
 static void latency_cpu1(struct sb *c1)
 {
+	static const uint64_t dwork[] = { 61000000, 62000000, 101000000, 102500000, 241000000 };
 	unsigned char ex[24];
-	unsigned int i;
+	unsigned int i, d = 0;
 	uint64_t t;
 
 	sb_compact(c1, LAT_HENTRY, LAT_AT(10000000), 24);
@@ -1422,6 +1506,17 @@ static void latency_cpu1(struct sb *c1)
 	sb_compact(c1, LAT_HEXIT, LAT_AT(10030000), 24);
 	sb_compact(c1, LAT_HENTRY, LAT_AT(11000000), 25);
 	sb_compact(c1, LAT_HEXIT, LAT_AT(11005000), 25);
+	/* MKTRACE_SOFTIRQ: a raise of the timer softirq (1), its run. */
+	if (getenv("MKTRACE_SOFTIRQ")) {
+		sb_compact(c1, LAT_SOFTIRQ, LAT_AT(11010000), 1);
+		sb_compact(c1, LAT_SOFTIRQ + 1, LAT_AT(11020000), 1);
+		sb_compact(c1, LAT_SOFTIRQ + 2, LAT_AT(11030000), 1);
+	}
+	/* MKTRACE_LATEIRQ: its IRQ before the statedump names it. */
+	if (getenv("MKTRACE_LATEIRQ")) {
+		sb_compact(c1, LAT_HENTRY, LAT_AT(12000000), lat_late_irq());
+		sb_compact(c1, LAT_HEXIT, LAT_AT(12001000), lat_late_irq());
+	}
 	/* The tick every 4 ms, late by 300 us at 44.3 ms; another every 12 ms. */
 	for (i = 0; i <= 10; i++) {
 		t = 20000000 + i * 4000000ULL;
@@ -1442,14 +1537,19 @@ static void latency_cpu1(struct sb *c1)
 	 * 1/8 of the median, 1.5 ms).  A poll every 5 ms, held back 45 ms
 	 * once: periodic, that interval late by 45 ms.
 	 */
-	lat_timer(c1, LAT_AT(61000000), LAT_DWORK, 0);
-	lat_timer(c1, LAT_AT(62000000), LAT_DWORK, 0);
-	lat_timer(c1, LAT_AT(101000000), LAT_DWORK, 0);
-	lat_timer(c1, LAT_AT(102500000), LAT_DWORK, 0);
-	lat_timer(c1, LAT_AT(241000000), LAT_DWORK, 0);
-	for (i = 0; i < 8; i++)
-		lat_timer(c1, LAT_AT(61200000 + i * 5000000ULL + (i >= 5) * 45000000ULL),
-			  LAT_POLL, 0);
+	/* In time order: a stream's time does not go back. */
+	for (i = 0; i < 8; i++) {
+		t = 61200000 + i * 5000000ULL + (i >= 5) * 45000000ULL;
+		for (; d < ARRAY_SIZE(dwork) && dwork[d] < t; d++)
+			lat_timer(c1, LAT_AT(dwork[d]), LAT_DWORK, 0);
+		lat_timer(c1, LAT_AT(t), LAT_POLL, 0);
+	}
+	for (; d < ARRAY_SIZE(dwork); d++)
+		lat_timer(c1, LAT_AT(dwork[d]), LAT_DWORK, 0);
+	if (getenv("MKTRACE_LATEIRQ")) {
+		sb_compact(c1, LAT_HENTRY, LAT_AT(650000000), lat_late_irq());
+		sb_compact(c1, LAT_HEXIT, LAT_AT(650002000), lat_late_irq());
+	}
 }
 
 static int latency_trace(const char *host)
@@ -1466,8 +1566,8 @@ static int latency_trace(const char *host)
 	static const char tasks[] = "90 kworker/0:1\n321 dd\n555 bigio\n600 sleeper\n"
 				    "601 reader\n602 thread\n603 quitter\n700 worker\n"
 				    "701 idler\n";
-	unsigned char ex[24];
-	const char *irq_name;
+	unsigned char irq[80];
+	const char *name;
 	char uname[128];
 
 	low.buf = malloc(SB_LOW);
@@ -1478,13 +1578,15 @@ static int latency_trace(const char *host)
 	fwrite(&h, sizeof(h), 1, trace);
 	latency_meta();
 
-	/* The statedump names IRQ 24; $MKTRACE_IRQ_NAME (t-ftrace.sh): 7 other bytes. */
+	/* The statedump names IRQ 24: MKTRACE_IRQNAME if set ("": no statedump). */
 	sb_begin(&med, 0, 0, LAT_AT(500));
-	memset(ex, 0, sizeof(ex));
-	ex[0] = 24;
-	irq_name = getenv("MKTRACE_IRQ_NAME");
-	memcpy(ex + 16, irq_name && strlen(irq_name) == 7 ? irq_name : "eth0-rx", 7);
-	sb_expanded(&med, 4, 3, LAT_AT(500), ex, 23);
+	memset(irq, 0, sizeof(irq));
+	irq[0] = 24;
+	name = getenv("MKTRACE_IRQNAME") ? getenv("MKTRACE_IRQNAME") : "eth0-rx";
+	snprintf((char *)irq + 16, sizeof(irq) - 16, "%s", name);
+	if (*name)
+		sb_expanded(&med, 4, 3, LAT_AT(500), irq, 16 + strlen((char *)irq + 16));
+	lat_sd_tasks(&med);
 	sb_end(&med, 0);
 	sb_flush(&med);
 

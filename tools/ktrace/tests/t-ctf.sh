@@ -31,6 +31,127 @@ ctf_same() {
 	ctf_result "$name" "$why"
 }
 
+# ctf_lines BT: the lines on stdin that babeltrace2's output BT lacks,
+# added to $tmp/lv.why.
+ctf_lines() {
+	local want
+
+	while IFS= read -r want; do
+		grep -qxF "$want" "$1" || printf 'no line: %s\n' "$want" >>"$tmp/lv.why"
+	done
+}
+
+# ctf_bt FILE... (environment: mktrace's): convert (LTTng layout) and
+# babeltrace2 into $tmp/lv.bt.
+ctf_bt() {
+	rm -rf "$tmp/lv"
+	"$bin" convert --ctf "$tmp/lv" "$@" 2>/dev/null
+	babeltrace2 --clock-seconds --no-delta "$tmp/lv" >"$tmp/lv.bt" 2>&1
+}
+
+# The values lttng-analyses and Trace Compass read, as lttng-modules 2.13
+# writes them (the synthetic traces of mktrace's latency, profile and
+# blockkeys modes).
+lttng_values() {
+	# x86-64 system calls under lttng-modules 2.13's names (newstat,
+	# sendfile64, umount, syscall_entry_unknown for one it has no event
+	# for); -1 for the arguments ktrace does not record.
+	MKTRACE_SYSCALLS="4 5 6 40 63 166 32 33 292 72 453" "$mk" "$tmp/lv.dat" /dev/null latency
+	ctf_bt "$tmp/lv.dat"
+	: >"$tmp/lv.why"
+	ctf_lines "$tmp/lv.bt" <<'EOF3'
+[1700000000.650000000] synthetic syscall_entry_newstat: { cpu_id = 0 }, { arg0 = 0x6 }
+[1700000000.650010000] synthetic syscall_entry_newfstat: { cpu_id = 0 }, { arg0 = 0x6 }
+[1700000000.650020000] synthetic syscall_entry_newlstat: { cpu_id = 0 }, { arg0 = 0x6 }
+[1700000000.650030000] synthetic syscall_entry_sendfile64: { cpu_id = 0 }, { out_fd = 6, in_fd = -1, count = -1 }
+[1700000000.650031000] synthetic syscall_exit_sendfile64: { cpu_id = 0 }, { ret = 1 }
+[1700000000.650040000] synthetic syscall_entry_newuname: { cpu_id = 0 }, { arg0 = 0x6 }
+[1700000000.650050000] synthetic syscall_entry_umount: { cpu_id = 0 }, { arg0 = 0x6 }
+[1700000000.650051000] synthetic syscall_exit_umount: { cpu_id = 0 }, { ret = 1 }
+[1700000000.650060000] synthetic syscall_entry_dup: { cpu_id = 0 }, { fildes = 6 }
+[1700000000.650070000] synthetic syscall_entry_dup2: { cpu_id = 0 }, { oldfd = 6, newfd = -1 }
+[1700000000.650080000] synthetic syscall_entry_dup3: { cpu_id = 0 }, { oldfd = 6, newfd = -1, flags = -1 }
+[1700000000.650090000] synthetic syscall_entry_fcntl: { cpu_id = 0 }, { fd = 6, cmd = -1 }
+[1700000000.650100000] synthetic syscall_entry_unknown: { cpu_id = 0 }, { id = 453, arg0 = 0x6 }
+[1700000000.650101000] synthetic syscall_exit_unknown: { cpu_id = 0 }, { id = 453, ret = 1 }
+EOF3
+	ctf_result "convert --ctf (LTTng layout): lttng-modules 2.13's x86-64 call names, -1 unrecorded" \
+		"$(cat "$tmp/lv.why")"
+	# IRQ names: learned in time order (none before the statedump's), of
+	# any IRQ, whole, each file its own.
+	MKTRACE_LATEIRQ=99 "$mk" "$tmp/lv.dat" /dev/null latency
+	ctf_bt "$tmp/lv.dat"
+	: >"$tmp/lv.why"
+	ctf_lines "$tmp/lv.bt" <<'EOF3'
+[1700000000.012000000] synthetic irq_handler_entry: { cpu_id = 1 }, { irq = 99, name = "" }
+[1700000000.650000000] synthetic irq_handler_entry: { cpu_id = 1 }, { irq = 99, name = "late" }
+EOF3
+	MKTRACE_LATEIRQ=300 "$mk" "$tmp/lv.dat" /dev/null latency
+	ctf_bt "$tmp/lv.dat"
+	ctf_lines "$tmp/lv.bt" <<'EOF3'
+[1700000000.650000000] synthetic irq_handler_entry: { cpu_id = 1 }, { irq = 300, name = "late" }
+EOF3
+	MKTRACE_IRQNAME=virtio0-input.0-queue-handler "$mk" "$tmp/lva.dat" /dev/null latency hA
+	MKTRACE_IRQNAME= "$mk" "$tmp/lvb.dat" /dev/null latency hB
+	ctf_bt "$tmp/lva.dat" "$tmp/lvb.dat"
+	ctf_lines "$tmp/lv.bt" <<'EOF3'
+[1700000000.010000000] hA irq_handler_entry: { cpu_id = 1 }, { irq = 24, name = "virtio0-input.0-queue-handler" }
+[1700000000.010000000] hB irq_handler_entry: { cpu_id = 1 }, { irq = 24, name = "" }
+EOF3
+	ctf_result "convert --ctf (LTTng layout): IRQ names in time order, any IRQ, whole, per file" \
+		"$(cat "$tmp/lv.why")"
+	# Statedump (status as lttng-modules: a runnable task WAIT_CPU, 2),
+	# softirqs (irq_softirq_*), a fork's parent_pid (the thread group the
+	# statedump gave), the idle task (swapper/CPU).
+	MKTRACE_SDTASKS=1 MKTRACE_SOFTIRQ=1 "$mk" "$tmp/lv.dat" /dev/null latency
+	ctf_bt "$tmp/lv.dat"
+	: >"$tmp/lv.why"
+	ctf_lines "$tmp/lv.bt" <<'EOF3'
+[1700000000.000000600] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 321, pid = 321, ppid = 1, name = "dd", type = 0, mode = 5, submode = 0, status = 2 }
+[1700000000.000000601] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 600, pid = 600, ppid = 1, name = "sleeper", type = 0, mode = 5, submode = 0, status = 5 }
+[1700000000.000000602] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 603, pid = 600, ppid = 1, name = "quitter", type = 0, mode = 5, submode = 0, status = 4 }
+[1700000000.000000603] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 90, pid = 90, ppid = 1, name = "kworker/0:1", type = 1, mode = 5, submode = 0, status = 5 }
+[1700000000.000000604] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 555, pid = 555, ppid = 1, name = "bigio", type = 0, mode = 5, submode = 0, status = 0 }
+[1700000000.011010000] synthetic irq_softirq_raise: { cpu_id = 1 }, { vec = 1 }
+[1700000000.011020000] synthetic irq_softirq_entry: { cpu_id = 1 }, { vec = 1 }
+[1700000000.011030000] synthetic irq_softirq_exit: { cpu_id = 1 }, { vec = 1 }
+[1700000000.545015000] synthetic sched_process_fork: { cpu_id = 0 }, { parent_comm = "quitter", parent_tid = 603, parent_pid = 600, child_comm = "none", child_tid = 604, child_pid = 600 }
+[1700000000.700000000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "worker", prev_tid = 700, prev_prio = -1, prev_state = 0, next_comm = "swapper/0", next_tid = 0, next_prio = -1 }
+EOF3
+	ctf_result "convert --ctf (LTTng layout): statedump status, softirqs, fork's parent_pid, idle" \
+		"$(cat "$tmp/lv.why")"
+	# prev_state as the kernel's TASK_ bits (S 1, D 2, X 16, preempted
+	# 256), target_cpu, child_tid, dev, rwbs (write|sync 33, read|rahead 12).
+	"$mk" "$tmp/lv.dat" /dev/null profile >/dev/null
+	ctf_bt "$tmp/lv.dat"
+	: >"$tmp/lv.why"
+	ctf_lines "$tmp/lv.bt" <<'EOF3'
+[1700000000.000001500] synthetic sched_wakeup_new: { cpu_id = 1 }, { comm = "child", tid = 201, prio = -1, target_cpu = 1 }
+[1700000000.000002000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "sleeper", prev_tid = 100, prev_prio = -1, prev_state = 1, next_comm = "worker", next_tid = 300, next_prio = -1 }
+[1700000000.000004000] synthetic sched_switch: { cpu_id = 1 }, { prev_comm = "worker", prev_tid = 200, prev_prio = -1, prev_state = 256, next_comm = "child", next_tid = 201, next_prio = -1 }
+[1700000000.000007000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "sleeper", prev_tid = 100, prev_prio = -1, prev_state = 2, next_comm = "worker", next_tid = 300, next_prio = -1 }
+[1700000000.000011200] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "sleeper", prev_tid = 100, prev_prio = -1, prev_state = 16, next_comm = "swapper/0", next_tid = 0, next_prio = -1 }
+EOF3
+	"$mk" "$tmp/lv.dat" /dev/null blockkeys >/dev/null
+	ctf_bt "$tmp/lv.dat"
+	ctf_lines "$tmp/lv.bt" <<'EOF3'
+[5.000005632] synthetic block_rq_issue: { cpu_id = 1 }, { dev = 8388608, sector = 2048, nr_sector = 8, bytes = 4096, tid = 0, rwbs = 33, comm = "swapper/1" }
+[5.000009728] synthetic block_rq_issue: { cpu_id = 0 }, { dev = 8388640, sector = 1006688, nr_sector = 8, bytes = 4096, tid = 0, rwbs = 12, comm = "swapper/0" }
+[5.000019968] synthetic sched_process_fork: { cpu_id = 1 }, { parent_comm = "<...>", parent_tid = 1, parent_pid = 1, child_comm = "worker", child_tid = 77, child_pid = 77 }
+EOF3
+	ctf_result "convert --ctf (LTTng layout): prev_state, target_cpu, child_tid, dev, rwbs" \
+		"$(cat "$tmp/lv.why")"
+	# A write that fails says why (here EFBIG: a file size limit).
+	rm -rf "$tmp/lv"
+	why=$(sh -c 'trap "" XFSZ; ulimit -f 200; exec "$@"' sh \
+		"$bin" convert --ctf "$tmp/lv" "$tmp/cm.dat" 2>&1)
+	st=$?
+	printf '%s\n' "$why" |
+		grep -Eqx 'ktrace convert: .*cm\.dat: cannot write the event at [0-9]+ ns: File too large' &&
+		[ "$st" = 1 ] && why=
+	ctf_result "convert --ctf: a failed write says its error" "$why"
+}
+
 ctf_cmp=$(dirname "$0")/ctf-compare.py
 "$mk" "$tmp/c.dat" "$tmp/c.exp"
 if ! command -v babeltrace2 >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
@@ -167,9 +288,11 @@ else
 	# fields and env, in DIR/kernel/ as an LTTng session has it.
 	"$mk" "$tmp/cl.dat" "$tmp/cl.exp" latency
 	rm -rf "$tmp/ctf"
-	"$bin" convert --ctf "$tmp/ctf" "$tmp/cl.dat" 2>/dev/null
+	"$bin" convert --ctf "$tmp/ctf" "$tmp/cl.dat" 2>"$tmp/cl.err"
 	m=$tmp/ctf/kernel/metadata
 	why=
+	# Nothing said: the synthetic trace is sound (no time going back).
+	[ -s "$tmp/cl.err" ] && why="stderr: $(head -c 300 "$tmp/cl.err")"
 	for w in 'domain = "kernel";' 'tracer_name = "lttng-modules";' 'tracer_major = 2;' \
 		 'tracer_minor = 13;' 'sysname = "Linux";' 'hostname = "synthetic";' \
 		 'ktrace_machine = "x86_64";' 'ktrace_realtime_offset_ns = "1699999995000000000";' \
@@ -200,21 +323,23 @@ else
 	while IFS= read -r want; do
 		grep -qxF "$want" "$tmp/cl.bt" || why="$why; no line: $want"
 	done <<'EOF2'
-[1700000000.001000000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "<idle>", prev_tid = 0, prev_prio = -1, prev_state = 0, next_comm = "dd", next_tid = 321, next_prio = -1 }
+[1700000000.001000000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "swapper/0", prev_tid = 0, prev_prio = -1, prev_state = 0, next_comm = "dd", next_tid = 321, next_prio = -1 }
 [1700000000.001011000] synthetic block_rq_issue: { cpu_id = 0 }, { dev = 8388608, sector = 2048, nr_sector = 8, bytes = 4096, tid = 321, rwbs = 4, comm = "dd" }
 [1700000000.002011000] synthetic block_rq_complete: { cpu_id = 0 }, { dev = 8388608, sector = 2048, nr_sector = 8, rwbs = 4 }
-[1700000000.000000500] synthetic lttng_statedump_interrupt: { cpu_id = 0 }, { irq = 24, name = "eth0-rx", action = 0x0 }
+[1700000000.000000500] synthetic lttng_statedump_interrupt: { cpu_id = 0 }, { irq = 24, name = "", action = "eth0-rx" }
 [1700000000.010000000] synthetic irq_handler_entry: { cpu_id = 1 }, { irq = 24, name = "eth0-rx" }
 [1700000000.010030000] synthetic irq_handler_exit: { cpu_id = 1 }, { irq = 24, ret = 0 }
-[1700000000.020000000] synthetic hrtimer_expire_entry: { cpu_id = 1 }, { function = "tick_sched_timer+0x0/0x80", late_ns = 0, kind = 1 }
+[1700000000.020000000] synthetic timer_hrtimer_expire_entry: { cpu_id = 1 }, { function = "tick_sched_timer+0x0/0x80", late_ns = 0, kind = 1 }
 [1700000000.020500000] synthetic timer_expire_entry: { cpu_id = 1 }, { function = "other_fn+0x0/0x40", late_ns = 0, kind = 0 }
-[1700000000.400100000] synthetic syscall_entry_read: { cpu_id = 0 }, { fd = 0, count = 0 }
+[1700000000.400100000] synthetic syscall_entry_read: { cpu_id = 0 }, { fd = 0, count = -1 }
 [1700000000.400110000] synthetic syscall_exit_read: { cpu_id = 0 }, { ret = 0 }
 [1700000000.536369912] synthetic syscall_entry_nanosleep: { cpu_id = 0 }, { arg0 = 0x0 }
 [1700000000.545020000] synthetic sched_process_exit: { cpu_id = 0 }, { comm = "quitter", tid = 603, prio = -1 }
+[1700000000.600010000] synthetic sched_wakeup: { cpu_id = 0 }, { comm = "worker", tid = 700, prio = -1, target_cpu = 1 }
 EOF2
 	ctf_result "convert --ctf (LTTng layout): babeltrace2 reads every event, LTTng's names and values" \
 		"$why"
+	lttng_values
 	# A saturated value is its bound, an integer; a string is its bytes.
 	rm -rf "$tmp/ctf"
 	"$bin" convert --ctf "$tmp/ctf" "$tmp/ce.dat"
@@ -281,9 +406,9 @@ EOF2
 		st=$?
 		why=$(cat "$tmp/cl.cmp")
 		[ "$st" = 0 ] && [ "$why" = "syscalls: lttng-analyses 5 calls of 3 names; ktrace 5 calls of 3 names: same
-block: lttng-analyses longest 120000.000 us (101 requests); ktrace longest 120000.000 us (101 requests): same
-irq: lttng-analyses irq 24: 1, longest 30.000 us, irq 25: 1, longest 5.000 us; ktrace irq 24: 1, longest 30.000 us, irq 25: 1, longest 5.000 us: same
-sched: lttng-analyses longest 50.000 us (1 wakeups); ktrace longest 50.000 us (1 wakeups): same" ] && why=
+block: lttng-analyses 8:0: 100, longest 1000.000 us, 8:16: 1, longest 120000.000 us; ktrace 8:0: 100, longest 1000.000 us, 8:16: 1, longest 120000.000 us: same
+irq: lttng-analyses 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us; ktrace 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us: same
+sched: lttng-analyses tid 700: 1, longest 50.000 us; ktrace tid 700: 1, longest 50.000 us: same" ] && why=
 		ctf_result "convert --ctf: lttng-analyses' syscalls, block, irq, sched figures = ktrace's" \
 			"$why"
 		# The comparison sees a difference: ktrace's figures of another trace.
@@ -292,6 +417,37 @@ sched: lttng-analyses longest 50.000 us (1 wakeups); ktrace longest 50.000 us (1
 		why="exit $st: $(cat "$tmp/cl.cmp")"
 		[ "$st" = 1 ] && grep -q 'DIFFERENT' "$tmp/cl.cmp" && why=
 		ctf_result "convert --ctf: lttng-compare.py fails on figures that differ" "$why"
+		# lttng-modules 2.13's names of the calls (newstat, umount,
+		# unknown), from the compare's own table, by number.
+		MKTRACE_SYSCALLS="4 5 6 40 63 166 32 33 292 72 453" "$mk" "$tmp/lv.dat" /dev/null \
+			latency
+		ctf_bt "$tmp/lv.dat"
+		python3 "$lc" "$bin" "$tmp/lv.dat" "$tmp/lv" >"$tmp/cl.cmp" 2>&1
+		st=$?
+		why="exit $st: $(cat "$tmp/cl.cmp")"
+		[ "$st" = 0 ] && [ "$(head -n 1 "$tmp/cl.cmp")" = "syscalls: lttng-analyses 16 calls of 14 names; ktrace 16 calls of 14 names: same" ] &&
+			why=
+		ctf_result "convert --ctf: lttng-analyses' count per lttng-modules call name = ktrace's" \
+			"$why"
+		# A kind the trace has that lttng-analyses finds none of differs
+		# (the ktrace layout: no LTTng names); one neither has is "none".
+		rm -rf "$tmp/lv"
+		"$bin" convert --layout ktrace --ctf "$tmp/lv" "$tmp/lv.dat" 2>/dev/null
+		python3 "$lc" "$bin" "$tmp/lv.dat" "$tmp/lv" >"$tmp/cl.cmp" 2>&1
+		st=$?
+		why="exit $st: $(cat "$tmp/cl.cmp")"
+		[ "$st" = 1 ] && [ "$(grep -c ': DIFFERENT (the trace has [0-9]* ' "$tmp/cl.cmp")" = 4 ] &&
+			grep -qxF 'irq: lttng-analyses none; ktrace 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us (24 <eth0-rx> -/1@30.000, 25 <> -/1@5.000): DIFFERENT (the trace has 2 irq:hardirq_exit)' \
+			"$tmp/cl.cmp" && why=
+		ctf_result "convert --ctf: lttng-compare.py: a kind the trace has, lttng-analyses none" \
+			"$why"
+		rm -rf "$tmp/lv"
+		"$bin" convert --ctf "$tmp/lv" "$tmp/c.dat" 2>/dev/null
+		python3 "$lc" "$bin" "$tmp/c.dat" "$tmp/lv" >"$tmp/cl.cmp" 2>&1
+		st=$?
+		why="exit $st: $(cat "$tmp/cl.cmp")"
+		[ "$st" = 0 ] && [ "$(grep -c ': none$' "$tmp/cl.cmp")" = 4 ] && why=
+		ctf_result "convert --ctf: lttng-compare.py: kinds in neither are none, not same" "$why"
 	else
 		n=$((n + 1))
 		echo "ok $n # SKIP lttng-analyses: not installed (Debian: python3-lttnganalyses)"

@@ -137,7 +137,7 @@ result "convert --ftrace: a comm's newline is '?', every line an event's or the 
 		! grep -v '^#\|^CPU:1 \[LOST EVENTS\]$' "$tmp/ftn.txt" |
 		grep -Evq '^ *[^ ].*-[0-9]+ +\[[0-9]{3}\] '; echo $?)" \
 	"$tmp/ftn.txt"
-MKTRACE_IRQ_NAME="$(printf 'eth0\nrx')" "$mk" "$tmp/fti.dat" "$tmp/fti.exp" latency
+MKTRACE_IRQNAME="$(printf 'eth0\nrx')" "$mk" "$tmp/fti.dat" "$tmp/fti.exp" latency
 "$bin" convert --ftrace "$tmp/fti.dat" >"$tmp/fti.txt" 2>&1
 result "convert --ftrace: an IRQ name's newline is '?'" \
 	"$(grep -q ': irq_handler_entry: irq=24 name=eth0?rx$' "$tmp/fti.txt" &&
@@ -148,6 +148,7 @@ MKTRACE_SOFTIRQ=1 "$mk" "$tmp/ftq.dat" "$tmp/ftq.exp" latency
 cat >"$tmp/ftq.want" <<'EOT'
           <idle>-0       [001] .....     5.010010: softirq_raise: vec=3 [action=NET_RX]
           <idle>-0       [001] .....     5.010020: softirq_raise: vec=12 [action=0xc]
+          <idle>-0       [001] .....     5.011010: softirq_raise: vec=1 [action=TIMER]
 EOT
 diff "$tmp/ftq.want" "$tmp/ftq.txt" >"$tmp/ftq.why"
 result "convert --ftrace: softirq vectors, 12 as its value" "$([ -s "$tmp/ftq.why" ]; echo $((1 - $?)))" \
