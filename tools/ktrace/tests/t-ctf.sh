@@ -31,11 +31,16 @@ ctf_same() {
 	ctf_result "$name" "$why"
 }
 
-# ctf_lines BT: the lines on stdin that babeltrace2's output BT lacks,
-# added to $tmp/lv.why.
+# ctf_lines BT [WANT]: the lines of the file WANT (or of stdin) that
+# babeltrace2's output BT lacks, added to $tmp/lv.why.
 ctf_lines() {
 	local want
 
+	if [ $# -gt 1 ]; then
+		[ -s "$2" ] || echo "no expected lines in $2" >>"$tmp/lv.why"
+		[ -s "$2" ] && ctf_lines "$1" <"$2"
+		return 0
+	fi
 	while IFS= read -r want; do
 		grep -qxF "$want" "$1" || printf 'no line: %s\n' "$want" >>"$tmp/lv.why"
 	done
@@ -59,23 +64,9 @@ lttng_values() {
 	MKTRACE_SYSCALLS="4 5 6 40 63 166 32 33 292 72 453" "$mk" "$tmp/lv.dat" /dev/null latency
 	ctf_bt "$tmp/lv.dat"
 	: >"$tmp/lv.why"
-	ctf_lines "$tmp/lv.bt" <<'EOF3'
-[1700000000.650000000] synthetic syscall_entry_newstat: { cpu_id = 0 }, { arg0 = 0x6 }
-[1700000000.650010000] synthetic syscall_entry_newfstat: { cpu_id = 0 }, { arg0 = 0x6 }
-[1700000000.650020000] synthetic syscall_entry_newlstat: { cpu_id = 0 }, { arg0 = 0x6 }
-[1700000000.650030000] synthetic syscall_entry_sendfile64: { cpu_id = 0 }, { out_fd = 6, in_fd = -1, count = -1 }
-[1700000000.650031000] synthetic syscall_exit_sendfile64: { cpu_id = 0 }, { ret = 1 }
-[1700000000.650040000] synthetic syscall_entry_newuname: { cpu_id = 0 }, { arg0 = 0x6 }
-[1700000000.650050000] synthetic syscall_entry_umount: { cpu_id = 0 }, { arg0 = 0x6 }
-[1700000000.650051000] synthetic syscall_exit_umount: { cpu_id = 0 }, { ret = 1 }
-[1700000000.650060000] synthetic syscall_entry_dup: { cpu_id = 0 }, { fildes = 6 }
-[1700000000.650070000] synthetic syscall_entry_dup2: { cpu_id = 0 }, { oldfd = 6, newfd = -1 }
-[1700000000.650080000] synthetic syscall_entry_dup3: { cpu_id = 0 }, { oldfd = 6, newfd = -1, flags = -1 }
-[1700000000.650090000] synthetic syscall_entry_fcntl: { cpu_id = 0 }, { fd = 6, cmd = -1 }
-[1700000000.650100000] synthetic syscall_entry_unknown: { cpu_id = 0 }, { id = 453, arg0 = 0x6 }
-[1700000000.650101000] synthetic syscall_exit_unknown: { cpu_id = 0 }, { id = 453, ret = 1 }
-EOF3
-	ctf_result "convert --ctf (LTTng layout): lttng-modules 2.13's x86-64 call names, -1 unrecorded" \
+	ctf_lines "$tmp/lv.bt" "$(dirname "$0")/ctf-lines1.want"
+	ctf_result "convert --ctf (LTTng layout): lttng-modules 2.13's x86-64 call names, -1 \
+unrecorded" \
 		"$(cat "$tmp/lv.why")"
 	# IRQ names: learned in time order (none before the statedump's), of
 	# any IRQ, whole, each file its own.
@@ -94,11 +85,9 @@ EOF3
 	MKTRACE_IRQNAME=virtio0-input.0-queue-handler "$mk" "$tmp/lva.dat" /dev/null latency hA
 	MKTRACE_IRQNAME= "$mk" "$tmp/lvb.dat" /dev/null latency hB
 	ctf_bt "$tmp/lva.dat" "$tmp/lvb.dat"
-	ctf_lines "$tmp/lv.bt" <<'EOF3'
-[1700000000.010000000] hA irq_handler_entry: { cpu_id = 1 }, { irq = 24, name = "virtio0-input.0-queue-handler" }
-[1700000000.010000000] hB irq_handler_entry: { cpu_id = 1 }, { irq = 24, name = "" }
-EOF3
-	ctf_result "convert --ctf (LTTng layout): IRQ names in time order, any IRQ, whole, per file" \
+	ctf_lines "$tmp/lv.bt" "$(dirname "$0")/ctf-lines2.want"
+	ctf_result "convert --ctf (LTTng layout): IRQ names in time order, any IRQ, whole, per \
+file" \
 		"$(cat "$tmp/lv.why")"
 	# Statedump (status as lttng-modules: a runnable task WAIT_CPU, 2),
 	# softirqs (irq_softirq_*), a fork's parent_pid (the thread group the
@@ -106,39 +95,19 @@ EOF3
 	MKTRACE_SDTASKS=1 MKTRACE_SOFTIRQ=1 "$mk" "$tmp/lv.dat" /dev/null latency
 	ctf_bt "$tmp/lv.dat"
 	: >"$tmp/lv.why"
-	ctf_lines "$tmp/lv.bt" <<'EOF3'
-[1700000000.000000600] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 321, pid = 321, ppid = 1, name = "dd", type = 0, mode = 5, submode = 0, status = 2 }
-[1700000000.000000601] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 600, pid = 600, ppid = 1, name = "sleeper", type = 0, mode = 5, submode = 0, status = 5 }
-[1700000000.000000602] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 603, pid = 600, ppid = 1, name = "quitter", type = 0, mode = 5, submode = 0, status = 4 }
-[1700000000.000000603] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 90, pid = 90, ppid = 1, name = "kworker/0:1", type = 1, mode = 5, submode = 0, status = 5 }
-[1700000000.000000604] synthetic lttng_statedump_process_state: { cpu_id = 0 }, { tid = 555, pid = 555, ppid = 1, name = "bigio", type = 0, mode = 5, submode = 0, status = 0 }
-[1700000000.011010000] synthetic irq_softirq_raise: { cpu_id = 1 }, { vec = 1 }
-[1700000000.011020000] synthetic irq_softirq_entry: { cpu_id = 1 }, { vec = 1 }
-[1700000000.011030000] synthetic irq_softirq_exit: { cpu_id = 1 }, { vec = 1 }
-[1700000000.545015000] synthetic sched_process_fork: { cpu_id = 0 }, { parent_comm = "quitter", parent_tid = 603, parent_pid = 600, child_comm = "none", child_tid = 604, child_pid = 600 }
-[1700000000.700000000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "worker", prev_tid = 700, prev_prio = -1, prev_state = 0, next_comm = "swapper/0", next_tid = 0, next_prio = -1 }
-EOF3
-	ctf_result "convert --ctf (LTTng layout): statedump status, softirqs, fork's parent_pid, idle" \
+	ctf_lines "$tmp/lv.bt" "$(dirname "$0")/ctf-lines3.want"
+	ctf_result "convert --ctf (LTTng layout): statedump status, softirqs, fork's \
+parent_pid, idle" \
 		"$(cat "$tmp/lv.why")"
 	# prev_state as the kernel's TASK_ bits (S 1, D 2, X 16, preempted
 	# 256), target_cpu, child_tid, dev, rwbs (write|sync 33, read|rahead 12).
 	"$mk" "$tmp/lv.dat" /dev/null profile >/dev/null
 	ctf_bt "$tmp/lv.dat"
 	: >"$tmp/lv.why"
-	ctf_lines "$tmp/lv.bt" <<'EOF3'
-[1700000000.000001500] synthetic sched_wakeup_new: { cpu_id = 1 }, { comm = "child", tid = 201, prio = -1, target_cpu = 1 }
-[1700000000.000002000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "sleeper", prev_tid = 100, prev_prio = -1, prev_state = 1, next_comm = "worker", next_tid = 300, next_prio = -1 }
-[1700000000.000004000] synthetic sched_switch: { cpu_id = 1 }, { prev_comm = "worker", prev_tid = 200, prev_prio = -1, prev_state = 256, next_comm = "child", next_tid = 201, next_prio = -1 }
-[1700000000.000007000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "sleeper", prev_tid = 100, prev_prio = -1, prev_state = 2, next_comm = "worker", next_tid = 300, next_prio = -1 }
-[1700000000.000011200] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "sleeper", prev_tid = 100, prev_prio = -1, prev_state = 16, next_comm = "swapper/0", next_tid = 0, next_prio = -1 }
-EOF3
+	ctf_lines "$tmp/lv.bt" "$(dirname "$0")/ctf-lines4.want"
 	"$mk" "$tmp/lv.dat" /dev/null blockkeys >/dev/null
 	ctf_bt "$tmp/lv.dat"
-	ctf_lines "$tmp/lv.bt" <<'EOF3'
-[5.000005632] synthetic block_rq_issue: { cpu_id = 1 }, { dev = 8388608, sector = 2048, nr_sector = 8, bytes = 4096, tid = 0, rwbs = 33, comm = "swapper/1" }
-[5.000009728] synthetic block_rq_issue: { cpu_id = 0 }, { dev = 8388640, sector = 1006688, nr_sector = 8, bytes = 4096, tid = 0, rwbs = 12, comm = "swapper/0" }
-[5.000019968] synthetic sched_process_fork: { cpu_id = 1 }, { parent_comm = "<...>", parent_tid = 1, parent_pid = 1, child_comm = "worker", child_tid = 77, child_pid = 77 }
-EOF3
+	ctf_lines "$tmp/lv.bt" "$(dirname "$0")/ctf-lines5.want"
 	ctf_result "convert --ctf (LTTng layout): prev_state, target_cpu, child_tid, dev, rwbs" \
 		"$(cat "$tmp/lv.why")"
 	# A write that fails says why (here EFBIG: a file size limit).
@@ -147,7 +116,8 @@ EOF3
 		"$bin" convert --ctf "$tmp/lv" "$tmp/cm.dat" 2>&1)
 	st=$?
 	printf '%s\n' "$why" |
-		grep -Eqx 'ktrace convert: .*cm\.dat: cannot write the event at [0-9]+ ns: File too large' &&
+		grep -Eqx 'ktrace convert: .*cm\.dat: cannot write the event at [0-9]+ ns: '\
+'File too large' &&
 		[ "$st" = 1 ] && why=
 	ctf_result "convert --ctf: a failed write says its error" "$why"
 }
@@ -255,7 +225,8 @@ else
 	# A field named Bool: "_Bool" once prefixed, a keyword TSDL keeps.
 	"$mk" "$tmp/ch.dat" "$tmp/ch.exp" hostile
 	rm -rf "$tmp/ctf"
-	why=$("$bin" convert --layout ktrace --ctf "$tmp/ctf" "$tmp/ch.dat" 2>&1) && [ -z "$why" ] &&
+	why=$("$bin" convert --layout ktrace --ctf "$tmp/ctf" "$tmp/ch.dat" 2>&1) && [ -z "$wh\
+y" ] &&
 		why=$(babeltrace2 "$tmp/ctf" 2>&1 >"$tmp/ch.bt") &&
 		why="babeltrace2: $(grep -c 'Bool_ = 2' "$tmp/ch.bt") of 3 events with Bool_ = 2" &&
 		[ "$(grep -c 'Bool_ = 2' "$tmp/ch.bt")" = 3 ] && why=
@@ -300,14 +271,17 @@ else
 		 'int32_t _fd;' 'int64_t _count;'; do
 		grep -qF "$w" "$m" 2>/dev/null || why="$why; no '$w'"
 	done
-	ctf_result "convert --ctf (LTTng layout): DIR/kernel/, env, compact header, packet context" \
+	ctf_result "convert --ctf (LTTng layout): DIR/kernel/, env, compact header, packet \
+context" \
 		"$why"
 	# Ids by frequency, for the 4-byte compact header: bio_queue and
 	# rq_issue (102 each, bio_queue first), rq_complete (101), then timer_list
 	# callbacks (17 of the 28 timer_expire).
-	why=$(sed -n '/^event {/,/^};/ { s/^\tname = "\(.*\)";/\1/p; s/^\tid = \(.*\);/\1/p }' "$m" |
+	why=$(sed -n '/^event {/,/^};/ { s/^\tname = "\(.*\)";/\1/p; s/^\tid = \(.*\);/\1/p '\
+'}' "$m" |
 		paste - - | sort -k2,2n | head -n 4 | tr '\t\n' ': ')
-	[ "$why" = "block_bio_queue:0 block_rq_issue:1 block_rq_complete:2 timer_expire_entry:3 " ] &&
+	[ "$why" = "block_bio_queue:0 block_rq_issue:1 block_rq_complete:2 \
+timer_expire_entry:3 " ] &&
 		why=
 	ctf_result "convert --ctf (LTTng layout): class ids by frequency, the most frequent first" \
 		"$why"
@@ -316,28 +290,18 @@ else
 	why=
 	[ "$st" = 0 ] || why="babeltrace2 exit $st: $(head -c 300 "$tmp/cl.bterr")"
 	[ "$(wc -l <"$tmp/cl.bt")" = "$("$bin" report "$tmp/cl.dat" | wc -l)" ] ||
-		why="$why; $(wc -l <"$tmp/cl.bt") events, report $("$bin" report "$tmp/cl.dat" | wc -l)"
-	grep -q '<unknown>' "$tmp/cl.bt" && why="$why; <unknown>: $(grep -m1 '<unknown>' "$tmp/cl.bt")"
+		why="$why; $(wc -l <"$tmp/cl.bt") events, \
+report $("$bin" report "$tmp/cl.dat" | wc -l)"
+	grep -q '<unknown>' "$tmp/cl.bt" && why="$why; \
+<unknown>: $(grep -m1 '<unknown>' "$tmp/cl.bt")"
 	grep -q '\\"' "$tmp/cl.bt" && why="$why; a quoted string: $(grep -m1 '\\"' "$tmp/cl.bt")"
 	# The events lttng-analyses reads, with their values.
+	[ -s "$(dirname "$0")/ctf-lines6.want" ] || why="$why; no ctf-lines6.want"
 	while IFS= read -r want; do
 		grep -qxF "$want" "$tmp/cl.bt" || why="$why; no line: $want"
-	done <<'EOF2'
-[1700000000.001000000] synthetic sched_switch: { cpu_id = 0 }, { prev_comm = "swapper/0", prev_tid = 0, prev_prio = -1, prev_state = 0, next_comm = "dd", next_tid = 321, next_prio = -1 }
-[1700000000.001011000] synthetic block_rq_issue: { cpu_id = 0 }, { dev = 8388608, sector = 2048, nr_sector = 8, bytes = 4096, tid = 321, rwbs = 4, comm = "dd" }
-[1700000000.002011000] synthetic block_rq_complete: { cpu_id = 0 }, { dev = 8388608, sector = 2048, nr_sector = 8, rwbs = 4 }
-[1700000000.000000500] synthetic lttng_statedump_interrupt: { cpu_id = 0 }, { irq = 24, name = "", action = "eth0-rx" }
-[1700000000.010000000] synthetic irq_handler_entry: { cpu_id = 1 }, { irq = 24, name = "eth0-rx" }
-[1700000000.010030000] synthetic irq_handler_exit: { cpu_id = 1 }, { irq = 24, ret = 0 }
-[1700000000.020000000] synthetic timer_hrtimer_expire_entry: { cpu_id = 1 }, { function = "tick_sched_timer+0x0/0x80", late_ns = 0, kind = 1 }
-[1700000000.020500000] synthetic timer_expire_entry: { cpu_id = 1 }, { function = "other_fn+0x0/0x40", late_ns = 0, kind = 0 }
-[1700000000.400100000] synthetic syscall_entry_read: { cpu_id = 0 }, { fd = 0, count = -1 }
-[1700000000.400110000] synthetic syscall_exit_read: { cpu_id = 0 }, { ret = 0 }
-[1700000000.536369912] synthetic syscall_entry_nanosleep: { cpu_id = 0 }, { arg0 = 0x0 }
-[1700000000.545020000] synthetic sched_process_exit: { cpu_id = 0 }, { comm = "quitter", tid = 603, prio = -1 }
-[1700000000.600010000] synthetic sched_wakeup: { cpu_id = 0 }, { comm = "worker", tid = 700, prio = -1, target_cpu = 1 }
-EOF2
-	ctf_result "convert --ctf (LTTng layout): babeltrace2 reads every event, LTTng's names and values" \
+	done <"$(dirname "$0")/ctf-lines6.want"
+	ctf_result "convert --ctf (LTTng layout): babeltrace2 reads every event, LTTng's names \
+and values" \
 		"$why"
 	lttng_values
 	# A saturated value is its bound, an integer; a string is its bytes.
@@ -346,17 +310,21 @@ EOF2
 	babeltrace2 "$tmp/ctf" >"$tmp/cle.bt" 2>&1
 	why=
 	grep -q '<unknown>' "$tmp/cle.bt" && why="<unknown>: $(grep -m1 '<unknown>' "$tmp/cle.bt")"
-	grep -qF 'edge:compact: { cpu_id = 0 }, { align = 0xFFFFFFFFFFFFFFFF, enum = 3, string = 255 }' \
+	grep -qF 'edge:compact: { cpu_id = 0 }, { align = 0xFFFFFFFFFFFFFFFF, enum = 3, string '\
+'= 255 }' \
 		"$tmp/cle.bt" || why="$why; string=>=255 is not 255"
 	grep -qF 'e = ( "zero" : container = 0 )' "$tmp/cle.bt" || why="$why; no named enum"
-	ctf_result "convert --ctf (LTTng layout): a saturated value as its bound, no <unknown>" "$why"
+	ctf_result "convert --ctf (LTTng layout): a saturated value as its bound, no \
+<unknown>" "$why"
 	rm -rf "$tmp/ctf"
 	"$bin" convert --ctf "$tmp/ctf" "$tmp/c.dat"
 	babeltrace2 "$tmp/ctf" >"$tmp/clc.bt" 2>/dev/null
 	why=
-	grep -q '<unknown>' "$tmp/clc.bt" && why="<unknown>: $(grep -a -m1 '<unknown>' "$tmp/clc.bt")"
+	grep -q '<unknown>' "$tmp/clc.bt" && why="<unknown>: $(grep -a -m1 '<unknown>' "$tmp/cl\
+c.bt")"
 	grep -aqF 'name = "a\"b\n\x01' "$tmp/clc.bt" || why="$why; a string is not its bytes"
-	ctf_result "convert --ctf (LTTng layout): the synthetic trace: no <unknown>, strings as bytes" \
+	ctf_result "convert --ctf (LTTng layout): the synthetic trace: no <unknown>, strings \
+as bytes" \
 		"$why"
 	# Every event at report's time to the nanosecond: the compact header's
 	# 27 bits, the extended one's 64 (rollovers, 60002 events; gaps of more
@@ -368,9 +336,11 @@ EOF2
 		babeltrace2 --clock-cycles "$tmp/ctf" 2>/dev/null |
 			LC_ALL=C sed -n 's/^\[0*\([0-9]*\)\].*/\1/p' | sort -n >"$tmp/clt.bt"
 		"$bin" report "$tmp/$f.dat" |
-			awk '{ split($1, a, "."); printf "%d%09d\n", a[1], a[2] }' | sort -n >"$tmp/clt.rep"
+			awk '{ split($1, a, "."); printf "%d%09d\n", a[1], a[2] '\
+'}' | sort -n >"$tmp/clt.rep"
 		[ -s "$tmp/clt.rep" ] && cmp -s "$tmp/clt.bt" "$tmp/clt.rep" ||
-			why="$why; $f.dat: $(diff "$tmp/clt.bt" "$tmp/clt.rep" | head -n 3 | tr '\n' ' ')"
+			why="$why; $f.dat: $(diff "$tmp/clt.bt" "$tmp/clt.re\
+p" | head -n 3 | tr '\n' ' ')"
 	done
 	ctf_result "convert --ctf (LTTng layout): compact and extended headers: report's times" \
 		"$why"
@@ -395,7 +365,8 @@ EOF2
 	"$bin" report "$tmp/cbm.dat" 2>"$tmp/cbm.rerr" >/dev/null
 	why="exit $st; $(diff "$tmp/cbm.rerr" "$tmp/cbm.err" | head -n 4)"
 	[ "$st" = 0 ] && [ -s "$tmp/cbm.rerr" ] && cmp -s "$tmp/cbm.rerr" "$tmp/cbm.err" && why=
-	ctf_result "convert --ctf (LTTng layout): a damaged trace's warnings said once, as report's" \
+	ctf_result "convert --ctf (LTTng layout): a damaged trace's warnings said once, as \
+report's" \
 		"$why"
 	# Debian's lttng-analyses on the synthetic trace: its figures are ktrace's.
 	lc=$(dirname "$0")/lttng-compare.py
@@ -405,11 +376,16 @@ EOF2
 		python3 "$lc" "$bin" "$tmp/cl.dat" "$tmp/ctf" >"$tmp/cl.cmp" 2>&1
 		st=$?
 		why=$(cat "$tmp/cl.cmp")
-		[ "$st" = 0 ] && [ "$why" = "syscalls: lttng-analyses 5 calls of 3 names; ktrace 5 calls of 3 names: same
-block: lttng-analyses 8:0: 100, longest 1000.000 us, 8:16: 1, longest 120000.000 us; ktrace 8:0: 100, longest 1000.000 us, 8:16: 1, longest 120000.000 us: same
-irq: lttng-analyses 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us; ktrace 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us: same
-sched: lttng-analyses tid 700: 1, longest 50.000 us; ktrace tid 700: 1, longest 50.000 us: same" ] && why=
-		ctf_result "convert --ctf: lttng-analyses' syscalls, block, irq, sched figures = ktrace's" \
+		[ "$st" = 0 ] && [ "$why" = "syscalls: lttng-analyses 5 calls of 3 names; \
+ktrace 5 calls of 3 names: same
+block: lttng-analyses 8:0: 100, longest 1000.000 us, 8:16: 1, longest 120000.000 us; \
+ktrace 8:0: 100, longest 1000.000 us, 8:16: 1, longest 120000.000 us: same
+irq: lttng-analyses 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us; \
+ktrace 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us: same
+sched: lttng-analyses tid 700: 1, longest 50.000 us; \
+ktrace tid 700: 1, longest 50.000 us: same" ] && why=
+		ctf_result "convert --ctf: lttng-analyses' syscalls, block, irq, sched figures \
+= ktrace's" \
 			"$why"
 		# The comparison sees a difference: ktrace's figures of another trace.
 		python3 "$lc" "$bin" "$tmp/c.dat" "$tmp/ctf" >"$tmp/cl.cmp" 2>&1
@@ -425,9 +401,11 @@ sched: lttng-analyses tid 700: 1, longest 50.000 us; ktrace tid 700: 1, longest 
 		python3 "$lc" "$bin" "$tmp/lv.dat" "$tmp/lv" >"$tmp/cl.cmp" 2>&1
 		st=$?
 		why="exit $st: $(cat "$tmp/cl.cmp")"
-		[ "$st" = 0 ] && [ "$(head -n 1 "$tmp/cl.cmp")" = "syscalls: lttng-analyses 16 calls of 14 names; ktrace 16 calls of 14 names: same" ] &&
+		[ "$st" = 0 ] && [ "$(head -n 1 "$tmp/cl.cmp")" = "syscalls: lttng-analyses 16 \
+calls of 14 names; ktrace 16 calls of 14 names: same" ] &&
 			why=
-		ctf_result "convert --ctf: lttng-analyses' count per lttng-modules call name = ktrace's" \
+		ctf_result "convert --ctf: lttng-analyses' count per lttng-modules call name = \
+ktrace's" \
 			"$why"
 		# A kind the trace has that lttng-analyses finds none of differs
 		# (the ktrace layout: no LTTng names); one neither has is "none".
@@ -436,10 +414,14 @@ sched: lttng-analyses tid 700: 1, longest 50.000 us; ktrace tid 700: 1, longest 
 		python3 "$lc" "$bin" "$tmp/lv.dat" "$tmp/lv" >"$tmp/cl.cmp" 2>&1
 		st=$?
 		why="exit $st: $(cat "$tmp/cl.cmp")"
-		[ "$st" = 1 ] && [ "$(grep -c ': DIFFERENT (the trace has [0-9]* ' "$tmp/cl.cmp")" = 4 ] &&
-			grep -qxF 'irq: lttng-analyses none; ktrace 24 <eth0-rx>: 1, longest 30.000 us, 25 <>: 1, longest 5.000 us (24 <eth0-rx> -/1@30.000, 25 <> -/1@5.000): DIFFERENT (the trace has 2 irq:hardirq_exit)' \
+		[ "$st" = 1 ] && [ "$(grep -c ': DIFFERENT (the trace has '\
+'[0-9]* ' "$tmp/cl.cmp")" = 4 ] &&
+			grep -qxF 'irq: lttng-analyses none; ktrace 24 <eth0-rx>: 1, longest '\
+'30.000 us, 25 <>: 1, longest 5.000 us (24 <eth0-rx> -/1@30.000, 25 <> -/1@5.000): DIFFERENT '\
+'(the trace has 2 irq:hardirq_exit)' \
 			"$tmp/cl.cmp" && why=
-		ctf_result "convert --ctf: lttng-compare.py: a kind the trace has, lttng-analyses none" \
+		ctf_result "convert --ctf: lttng-compare.py: a kind the trace has, \
+lttng-analyses none" \
 			"$why"
 		rm -rf "$tmp/lv"
 		"$bin" convert --ctf "$tmp/lv" "$tmp/c.dat" 2>/dev/null
@@ -447,7 +429,8 @@ sched: lttng-analyses tid 700: 1, longest 50.000 us; ktrace tid 700: 1, longest 
 		st=$?
 		why="exit $st: $(cat "$tmp/cl.cmp")"
 		[ "$st" = 0 ] && [ "$(grep -c ': none$' "$tmp/cl.cmp")" = 4 ] && why=
-		ctf_result "convert --ctf: lttng-compare.py: kinds in neither are none, not same" "$why"
+		ctf_result "convert --ctf: lttng-compare.py: kinds in neither are none, not \
+same" "$why"
 	else
 		n=$((n + 1))
 		echo "ok $n # SKIP lttng-analyses: not installed (Debian: python3-lttnganalyses)"

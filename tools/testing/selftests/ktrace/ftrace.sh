@@ -22,7 +22,8 @@ if [ ! -d $TR/events ] && mount -t tracefs nodev $TR 2>/dev/null; then
 	MOUNTED=1
 fi
 [ -f $TR/events/sched/sched_switch/enable ] ||
-	{ [ -z "$MOUNTED" ] || umount $TR; ktap_skip_all "no ftrace events (tracefs)"; exit "$KSFT_SKIP"; }
+	{ [ -z "$MOUNTED" ] || umount $TR; ktap_skip_all "no ftrace events \
+(tracefs)"; exit "$KSFT_SKIP"; }
 
 FT_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new
 	irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry
@@ -57,7 +58,8 @@ trap ft_restore EXIT
 trap 'exit 1' INT TERM HUP
 
 KT_EVENTS=sched/switch,sched/wakeup,sched/wakeup_new,sched/fork,sched/exec,sched/comm
-KT_EVENTS=$KT_EVENTS,irq/hardirq_*,irq/softirq_*,syscalls,block/bio_*,block/rq_*,statedump/task,statedump/irq,ktrace/mark
+KT_EVENTS=$KT_EVENTS,irq/hardirq_*,irq/softirq_*,syscalls,block/bio_*,block/rq_*
+KT_EVENTS=$KT_EVENTS,statedump/task,statedump/irq,ktrace/mark
 
 echo 0 >$TR/tracing_on
 echo >$TR/trace
