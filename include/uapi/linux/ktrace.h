@@ -472,4 +472,129 @@ struct ktrace_blk_status {
 	__s32 error;
 };
 
+/*
+ * The crash table: where a kernel's buffers are, for whoever reads them
+ * after that kernel is gone.  The next boot reads it from the persistent
+ * region (ktrace.persist=LABEL over reserve_mem=), and tools/ktrace
+ * extract --vmcore from a kdump vmcore.  A struct ktrace_crash_header,
+ * then nr_bufs struct ktrace_crash_buf, one per channel and possible CPU
+ * (index channel * nr_cpus + cpu).
+ *
+ * With KTRACE_CRASH_REGION, the table starts the persistent region and
+ * every address in it is an offset from the table; a buffer's subbuffers
+ * are contiguous there.  Without it (a table in ordinary kernel memory,
+ * found through the vmcoreinfo entry KTRACE_CRASH=, the physical address
+ * of struct ktrace_crash_anchor), addresses are physical and a buffer's
+ * data address is that of the list of its pages' physical addresses
+ * (__u64 each, in order).  Counts are word_size bytes each.
+ *
+ * Nothing here is trusted by a reader: csum covers the header (csum
+ * zero) and the descriptors; each subbuffer is checked on its own
+ * (kernel/trace/ktrace/recover.c).
+ */
+#define KTRACE_CRASH_MAGIC	0x4b544342	/* "KTCB" */
+#define KTRACE_CRASH_VERSION	1
+#define KTRACE_CRASH_ANCHOR_MAGIC	0x726f68636e61544bULL	/* "KTanchor" */
+
+/* struct ktrace_crash_header.flags */
+#define KTRACE_CRASH_REGION	(1U << 0)	/* the persistent region: offsets */
+#define KTRACE_CRASH_FROZEN	(1U << 1)	/* the crash path saved the state */
+
+/**
+ * struct ktrace_crash_header - the start of the crash table, 256 bytes
+ * @magic: KTRACE_CRASH_MAGIC
+ * @version: KTRACE_CRASH_VERSION
+ * @header_size: sizeof(struct ktrace_crash_header)
+ * @buf_size: sizeof(struct ktrace_crash_buf)
+ * @byte_order: KTRACE_LITTLE_ENDIAN or KTRACE_BIG_ENDIAN
+ * @word_size: bytes of a commit or event count (the kernel's long)
+ * @flags: KTRACE_CRASH_*
+ * @nr_bufs: descriptors after the header: nr_channels * nr_cpus
+ * @nr_cpus: possible CPUs (nr_cpu_ids) of the traced kernel
+ * @page_size: its page size
+ * @nr_channels: KTRACE_NR_CHANNELS
+ * @size: bytes of the region (KTRACE_CRASH_REGION), else of the table
+ * @boot_id: random, drawn at each boot
+ * @text_addr: the address of _text in the traced kernel, which gives its
+ *	KASLR offset against the same build's System.map
+ * @freeze_clock: the trace clock when the crash path froze the trace
+ * @freeze_reason: why: "panic", or the trigger's name
+ * @release: utsname release of the traced kernel
+ * @build: utsname version of the traced kernel ("#1 SMP ...")
+ * @reserved: zero
+ * @csum: ktrace_crash_csum() of the header and descriptors
+ */
+struct ktrace_crash_header {
+	__u32 magic;
+	__u16 version;
+	__u16 header_size;
+	__u16 buf_size;
+	__u8 byte_order;
+	__u8 word_size;
+	__u32 flags;
+	__u32 nr_bufs;
+	__u32 nr_cpus;
+	__u32 page_size;
+	__u32 nr_channels;
+	__u64 size;
+	__u64 boot_id;
+	__u64 text_addr;
+	__u64 freeze_clock;
+	char freeze_reason[16];
+	char release[65];
+	char build[65];
+	__u8 reserved[42];
+	__u32 csum;
+};
+
+/**
+ * struct ktrace_crash_buf - one CPU's buffer of one channel, 80 bytes
+ * @channel: enum ktrace_channel_id
+ * @flags: KTRACE_SUBBUF_OVERWRITE if written in overwrite mode
+ * @sb_shift: log2 of the subbuffer size; 0 if the buffer does not exist
+ * @nr_shift: log2 of the number of subbuffers
+ * @cpu: the CPU
+ * @reserved: zero
+ * @data: the subbuffers (see above)
+ * @commit: 1 << nr_shift commit counts: bytes committed in a slot over
+ *	all its uses, so that use u of a slot is complete at (u + 1) << sb_shift
+ * @sb_events: 2 << nr_shift event counts: for slot s, the events of its
+ *	even uses at 2s, of its odd uses at 2s + 1
+ * @offset: the write position at the freeze (KTRACE_CRASH_FROZEN)
+ * @rpos: the next subbuffer a reader would have read, at the freeze
+ * @events: events that reached the buffer, at the freeze
+ * @dropped: of them, dropped (buffer full, nesting)
+ * @overwritten: of them, overwritten unread
+ */
+struct ktrace_crash_buf {
+	__u8 channel;
+	__u8 flags;
+	__u8 sb_shift;
+	__u8 nr_shift;
+	__u32 cpu;
+	__u64 reserved;
+	__u64 data;
+	__u64 commit;
+	__u64 sb_events;
+	__u64 offset;
+	__u64 rpos;
+	__u64 events;
+	__u64 dropped;
+	__u64 overwritten;
+};
+
+/**
+ * struct ktrace_crash_anchor - where the crash table is, 32 bytes
+ * @magic: KTRACE_CRASH_ANCHOR_MAGIC
+ * @magic2: its bitwise complement
+ * @table: the physical address of the table, 0 if there is none
+ * @size: bytes of the table (the region's, with KTRACE_CRASH_REGION)
+ */
+struct ktrace_crash_anchor {
+	__u64 magic;
+	__u64 magic2;
+	__u64 table;
+	__u64 size;
+};
+
 #endif /* _UAPI_LINUX_KTRACE_H */

@@ -27,6 +27,9 @@ static_assert(sizeof(struct ktrace_meta_channel) == 44);
 static_assert(sizeof(struct ktrace_meta_event) == 72);
 static_assert(sizeof(struct ktrace_meta_field) == 40);
 static_assert(sizeof(struct ktrace_meta_enum) == 40);
+static_assert(sizeof(struct ktrace_crash_header) == 256);
+static_assert(sizeof(struct ktrace_crash_buf) == 80);
+static_assert(sizeof(struct ktrace_crash_anchor) == 32);
 
 /*
  * A record needs a timestamp record before it when its clock differs from
