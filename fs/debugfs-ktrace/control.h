@@ -26,6 +26,9 @@ struct ktrace_event;
 void ktrace_fs_events_init(struct dentry *parent);
 void ktrace_fs_event_added(struct ktrace_event *ev);
 
+/* persist.c */
+void ktrace_fs_persist_init(struct dentry *parent);
+
 /* triggers.c */
 void ktrace_fs_triggers_init(struct dentry *parent);
 

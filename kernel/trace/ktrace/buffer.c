@@ -566,37 +566,51 @@ int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max)
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_read);
 
 /**
- * ktrace_buf_create() - set up the writer's state over a buffer memory
+ * ktrace_buf_create_at() - set up the writer's state, its counts given
  * @start: the buffer memory, @nr_subbufs * @sb_size bytes
- * @rbuf: relay's buffer over @start, or %NULL (tests)
+ * @rbuf: relay's buffer over @start, or %NULL (tests, or @start elsewhere)
  * @channel: enum ktrace_channel_id, for the headers
  * @cpu: the CPU of the buffer
  * @sb_size: bytes per subbuffer, a power of two
  * @nr_subbufs: number of subbuffers, a power of two, at least 2
  * @overwrite: overwrite rather than drop when full
+ * @commit: @nr_subbufs zeroed commit counts, or %NULL to allocate them
+ * @sb_events: 2 * @nr_subbufs zeroed event counts, or %NULL likewise
+ *
+ * The persistent recorder gives counts in its region (persist.c), where
+ * the next boot reads them; they are the caller's to free.
  *
  * Return: the buffer, or an ERR_PTR(): -EINVAL for bad sizes, -ENOMEM.
  */
-struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
-				     u8 channel, unsigned int cpu,
-				     size_t sb_size, size_t nr_subbufs,
-				     bool overwrite)
+struct ktrace_buf *ktrace_buf_create_at(void *start, struct rchan_buf *rbuf,
+					u8 channel, unsigned int cpu,
+					size_t sb_size, size_t nr_subbufs,
+					bool overwrite, local_t *commit,
+					local_t *sb_events)
 {
 	struct ktrace_buf *buf;
 
 	if (!is_power_of_2(sb_size) || !is_power_of_2(nr_subbufs) ||
-	    nr_subbufs < 2 || sb_size < 2 * KTRACE_SUBBUF_START)
+	    nr_subbufs < 2 || sb_size < 2 * KTRACE_SUBBUF_START ||
+	    !commit != !sb_events)
 		return ERR_PTR(-EINVAL);
 
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
-	buf->commit = kcalloc(nr_subbufs, sizeof(*buf->commit), GFP_KERNEL);
-	if (!buf->commit)
-		goto free_buf;
-	buf->sb_events = kcalloc(2 * nr_subbufs, sizeof(*buf->sb_events), GFP_KERNEL);
-	if (!buf->sb_events)
-		goto free_commit;
+	if (commit) {
+		buf->commit = commit;
+		buf->sb_events = sb_events;
+		buf->counts_given = true;
+	} else {
+		buf->commit = kcalloc(nr_subbufs, sizeof(*buf->commit), GFP_KERNEL);
+		if (!buf->commit)
+			goto free_buf;
+		buf->sb_events = kcalloc(2 * nr_subbufs, sizeof(*buf->sb_events),
+					 GFP_KERNEL);
+		if (!buf->sb_events)
+			goto free_commit;
+	}
 
 	buf->start = start;
 	buf->rbuf = rbuf;
@@ -614,6 +628,28 @@ free_buf:
 	kfree(buf);
 	return ERR_PTR(-ENOMEM);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_create_at);
+
+/**
+ * ktrace_buf_create() - set up the writer's state over a buffer memory
+ * @start: the buffer memory, @nr_subbufs * @sb_size bytes
+ * @rbuf: relay's buffer over @start, or %NULL (tests)
+ * @channel: enum ktrace_channel_id, for the headers
+ * @cpu: the CPU of the buffer
+ * @sb_size: bytes per subbuffer, a power of two
+ * @nr_subbufs: number of subbuffers, a power of two, at least 2
+ * @overwrite: overwrite rather than drop when full
+ *
+ * Return: as ktrace_buf_create_at().
+ */
+struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
+				     u8 channel, unsigned int cpu,
+				     size_t sb_size, size_t nr_subbufs,
+				     bool overwrite)
+{
+	return ktrace_buf_create_at(start, rbuf, channel, cpu, sb_size,
+				    nr_subbufs, overwrite, NULL, NULL);
+}
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_create);
 
 /**
@@ -625,8 +661,10 @@ void ktrace_buf_destroy(struct ktrace_buf *buf)
 	if (!buf)
 		return;
 	irq_work_sync(&buf->deliver_work);
-	kfree(buf->sb_events);
-	kfree(buf->commit);
+	if (!buf->counts_given) {
+		kfree(buf->sb_events);
+		kfree(buf->commit);
+	}
 	kfree(buf);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_buf_destroy);

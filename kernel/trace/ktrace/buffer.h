@@ -93,6 +93,8 @@ struct ktrace_buf_stats {
  * @start: the buffer memory (relay's vmap'd area)
  * @rbuf: relay's buffer, for its reader bookkeeping
  * @overwrite: overwrite (flight recorder) rather than drop when full
+ * @counts_given: @commit and @sb_events are the creator's (the persistent
+ *	region's), not to be freed here
  * @channel: enum ktrace_channel_id, for the subbuffer headers
  * @cpu: the CPU this buffer belongs to
  * @sb_shift: log2 of the subbuffer size
@@ -123,6 +125,7 @@ struct ktrace_buf {
 	void *start;
 	struct rchan_buf *rbuf;
 	bool overwrite;
+	bool counts_given;
 	u8 channel;
 	int cpu;
 	unsigned int sb_shift;
@@ -164,6 +167,11 @@ struct ktrace_buf *ktrace_buf_create(void *start, struct rchan_buf *rbuf,
 				     u8 channel, unsigned int cpu,
 				     size_t sb_size, size_t nr_subbufs,
 				     bool overwrite);
+struct ktrace_buf *ktrace_buf_create_at(void *start, struct rchan_buf *rbuf,
+					u8 channel, unsigned int cpu,
+					size_t sb_size, size_t nr_subbufs,
+					bool overwrite, local_t *commit,
+					local_t *sb_events);
 void ktrace_buf_destroy(struct ktrace_buf *buf);
 void ktrace_buf_flush(struct ktrace_buf *buf);
 int ktrace_buf_read(struct ktrace_buf *buf, void *dst, size_t max);

@@ -241,8 +241,13 @@ static void ktrace_channel_free(struct ktrace_channel *c)
 	WRITE_ONCE(c->bufs, NULL);
 	mutex_unlock(&ktrace_read_mutex);
 	smp_mb(); /* the store above before the frees below */
-	for_each_possible_cpu(cpu)
-		ktrace_buf_destroy(*per_cpu_ptr(bufs, cpu));
+	for_each_possible_cpu(cpu) {
+		struct ktrace_buf *buf = *per_cpu_ptr(bufs, cpu);
+
+		if (buf)
+			ktrace_crash_remove(buf);
+		ktrace_buf_destroy(buf);
+	}
 	rchan = c->rchan;
 	c->rchan = NULL;
 	cpus_read_unlock();
@@ -257,14 +262,26 @@ static int ktrace_channel_add_cpu(struct ktrace_channel *c, unsigned int cpu)
 {
 	size_t sb_size = ktrace_subbuf_size(c->size);
 	struct rchan_buf *rbuf = *per_cpu_ptr(c->rchan->buf, cpu);
+	local_t *commit = NULL, *sb_events = NULL;
+	void *start = rbuf->start;
 	struct ktrace_buf *buf;
+	int ret;
 
 	if (*per_cpu_ptr(c->bufs, cpu))
 		return 0;
-	buf = ktrace_buf_create(rbuf->start, rbuf, c - ktrace_channels, cpu,
-				sb_size, c->size / sb_size, c->overwrite);
+	if (ktrace_persist_enabled())
+		ktrace_persist_carve(c - ktrace_channels, cpu, c->size, c->size / sb_size,
+				     &start, &commit, &sb_events);
+	buf = ktrace_buf_create_at(start, rbuf, c - ktrace_channels, cpu, sb_size,
+				   c->size / sb_size, c->overwrite, commit, sb_events);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
+	/* Where a vmcore's reader or the next boot finds it. */
+	ret = ktrace_crash_add(buf, rbuf);
+	if (ret) {
+		ktrace_buf_destroy(buf);
+		return ret;
+	}
 	/* Complete before the CPU's writers can find it: see ktrace_writer_buf(). */
 	smp_store_release(per_cpu_ptr(c->bufs, cpu), buf);
 	return 0;
@@ -289,8 +306,16 @@ static int ktrace_channel_alloc(unsigned int ch)
 	/* Should relay's allocations wake the OOM killer, this task goes first. */
 	if (!(current->flags & PF_KTHREAD))
 		set_current_oom_origin();
-	c->rchan = relay_open(dir ? "cpu" : NULL, dir, sb_size, c->size / sb_size,
-			      &ktrace_relay_callbacks, c);
+	/*
+	 * In the persistent region, the buffers are not relay's: relay keeps
+	 * the files, their reader bookkeeping, and two pages it never uses.
+	 */
+	if (ktrace_persist_enabled())
+		c->rchan = relay_open(dir ? "cpu" : NULL, dir, PAGE_SIZE, 2,
+				      &ktrace_relay_callbacks, c);
+	else
+		c->rchan = relay_open(dir ? "cpu" : NULL, dir, sb_size, c->size / sb_size,
+				      &ktrace_relay_callbacks, c);
 	if (!(current->flags & PF_KTHREAD))
 		clear_current_oom_origin();
 	if (!c->rchan) {
@@ -332,7 +357,9 @@ unlock:
  */
 int ktrace_channels_alloc(size_t high_size)
 {
+	size_t size[KTRACE_NR_CHANNELS], sb_size[KTRACE_NR_CHANNELS];
 	unsigned long pages = 0;
+	bool all = true;
 	unsigned int ch;
 	int ret;
 
@@ -340,6 +367,17 @@ int ktrace_channels_alloc(size_t high_size)
 	if (ktrace_channels_closing)
 		return -EBUSY;
 	ktrace_channels[KTRACE_CHANNEL_HIGH].size = high_size;
+	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
+		size[ch] = ktrace_channels[ch].size;
+		sb_size[ch] = ktrace_subbuf_size(size[ch]);
+		all &= !!ktrace_channels[ch].bufs;
+	}
+	if (all)
+		return 0;
+	/* Channels are freed all together: here none is allocated. */
+	ret = ktrace_persist_layout(size, sb_size);
+	if (ret)
+		return ret;
 	/*
 	 * relay allocates its pages with plain GFP_KERNEL: sizes the memory
 	 * cannot hold, all channels together, fail here with -ENOMEM, as
@@ -699,6 +737,7 @@ int ktrace_channel_take_subbuf(unsigned int ch, unsigned int cpu, void *dst,
  *	until the file is released
  * @lock: serialises this file's reads: the copy and the position in it
  * @copy: the subbuffer being read, as ktrace_buf_read() copied it
+ * @size: bytes at @copy: a subbuffer of the channel
  * @len: bytes in @copy
  * @pos: bytes of @copy already read
  */
@@ -706,6 +745,7 @@ struct ktrace_stream {
 	struct rchan_buf *rbuf;
 	struct mutex lock; /* serialises this file's reads */
 	void *copy;
+	size_t size;
 	size_t len;
 	size_t pos;
 };
@@ -718,11 +758,14 @@ struct ktrace_stream {
  */
 struct ktrace_stream *ktrace_stream_open(struct rchan_buf *rbuf)
 {
+	struct ktrace_channel *c = rbuf->chan->private_data;
 	struct ktrace_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
 
 	if (!s)
 		return ERR_PTR(-ENOMEM);
-	s->copy = kvmalloc(rbuf->chan->subbuf_size, GFP_KERNEL);
+	/* The channel's subbuffers: relay's are smaller in the persistent region. */
+	s->size = ktrace_subbuf_size(c->size);
+	s->copy = kvmalloc(s->size, GFP_KERNEL);
 	if (!s->copy) {
 		kfree(s);
 		return ERR_PTR(-ENOMEM);
@@ -765,7 +808,7 @@ static int ktrace_stream_fill(struct ktrace_stream *s)
 	buf = c->bufs ? READ_ONCE(*per_cpu_ptr(c->bufs, s->rbuf->cpu)) : NULL;
 	/* A file of channels freed since (mode or size changed) reads empty. */
 	if (buf && buf->rbuf == s->rbuf)
-		ret = ktrace_take(buf, s->copy, s->rbuf->chan->subbuf_size);
+		ret = ktrace_take(buf, s->copy, s->size);
 	mutex_unlock(&ktrace_read_mutex);
 	if (ret > 0) {
 		s->len = ret;

@@ -249,6 +249,8 @@ static void __ktrace_stop(void)
 	lockdep_assert_held(&ktrace_mutex);
 	ktrace_stop_writers();
 	ktrace_channels_flush();
+	/* A consistent state for whoever reads the buffers after a crash. */
+	ktrace_crash_freeze("stop");
 	WRITE_ONCE(ktrace_running, false);
 }
 
@@ -298,6 +300,7 @@ int ktrace_set_enabled(bool on)
 			ktrace_clock_recheck();
 			/* Every start begins with a timestamp record. */
 			ktrace_channels_clock_changed();
+			ktrace_crash_thaw();
 			gen = ktrace_generation + 1;
 			WRITE_ONCE(ktrace_generation, gen);
 			WRITE_ONCE(ktrace_frozen, false);

@@ -12,6 +12,7 @@
 
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <asm/local.h>
 
 #include "clock.h"
 
@@ -158,6 +159,25 @@ bool ktrace_unsaved(void);
 #define KTRACE_BUFFER_KB_MIN	16
 #define KTRACE_BUFFER_KB_MAX	(1024 * 1024)
 #define KTRACE_BUFFER_KB_DEFAULT 1024
+
+/* persist.c: the crash table, the persistent recorder, the previous boot. */
+struct ktrace_buf;
+bool ktrace_persist_enabled(void);
+int ktrace_persist_layout(const size_t *size, const size_t *sb_size);
+void ktrace_persist_carve(unsigned int ch, unsigned int cpu, size_t size,
+			  size_t nr, void **start, local_t **commit,
+			  local_t **sb_events);
+int ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf);
+void ktrace_crash_remove(struct ktrace_buf *buf);
+void ktrace_crash_freeze(const char *reason);
+void ktrace_crash_thaw(void);
+struct seq_file;
+void ktrace_persist_show(struct seq_file *m);
+int ktrace_persist_poke(u64 off, const void *bytes, size_t len);
+const char *ktrace_last_boot_info(size_t *len);
+int ktrace_last_boot_stream(unsigned int ch, unsigned int cpu, const void **data,
+			    size_t *len);
+void ktrace_last_boot_release(void);
 
 /* ascii.c: the text pipe. */
 struct ktrace_ascii;

@@ -14,6 +14,12 @@
 #include <linux/types.h>
 #include <uapi/linux/ktrace.h>
 
+/* Subbuffers from 512 bytes to 16 MiB, 2 to 2^20 of them, 1 GiB at most. */
+#define KTRACE_SB_SHIFT_MIN	9
+#define KTRACE_SB_SHIFT_MAX	24
+#define KTRACE_NR_SHIFT_MAX	20
+#define KTRACE_BUF_SHIFT_MAX	30
+
 /* What a subbuffer was found to be (struct ktrace_recover_sb.reason). */
 enum ktrace_recover_reason {
 	KTRACE_RECOVER_OK,	/* kept, whole or cut at its commit count */

@@ -39,11 +39,13 @@
 #include <linux/irq.h>
 #include <linux/irq_sim.h>
 #include <linux/irqdomain.h>
+#include <linux/hex.h>
 #include <linux/kstrtox.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 
@@ -172,6 +174,50 @@ static const struct file_operations ktrace_irqsoff_fops = {
 	.llseek = noop_llseek,
 };
 
+/* At most this many bytes per write to persist_poke. */
+#define KTRACE_POKE_MAX	64
+
+/*
+ * persist_poke: "OFFSET HEXBYTES" writes those bytes at that offset of the
+ * persistent region, for the corruption tests of the next boot's checks.
+ */
+static ssize_t ktrace_poke_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	u8 bytes[KTRACE_POKE_MAX];
+	char *buf, *p, *hex;
+	size_t n;
+	u64 off;
+	int ret = -EINVAL;
+
+	if (count > 32 + 2 * KTRACE_POKE_MAX)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	p = strim(buf);
+	hex = strchr(p, ' ');
+	if (!hex)
+		goto out;
+	*hex = '\0';
+	hex = skip_spaces(hex + 1);
+	n = strlen(hex) / 2;
+	if (!n || strlen(hex) % 2 || n > sizeof(bytes) || kstrtou64(p, 0, &off) ||
+	    hex2bin(bytes, hex, n))
+		goto out;
+	ret = ktrace_persist_poke(off, bytes, n);
+out:
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations ktrace_poke_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ktrace_poke_write,
+	.llseek = noop_llseek,
+};
+
 static irqreturn_t ktrace_slow_handler(int irq, void *dev_id)
 {
 	ktrace_test_spin(READ_ONCE(ktrace_slow_us));
@@ -259,6 +305,7 @@ static void __init ktrace_test_files_init(void)
 	dir = debugfs_create_dir("test", parent);
 	dput(parent);
 	debugfs_create_file("irqsoff_us", 0200, dir, NULL, &ktrace_irqsoff_fops);
+	debugfs_create_file("persist_poke", 0200, dir, NULL, &ktrace_poke_fops);
 	ret = ktrace_slow_irq_init();
 	if (ret)
 		pr_warn("no simulated slow interrupt: %d\n", ret);

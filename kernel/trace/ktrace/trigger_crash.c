@@ -80,9 +80,15 @@ static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void 
 		};
 
 		ktrace_trigger_fire(t, &c);
-		ktrace_freeze();
-		ktrace_ascii_dump(t->dump, t->spec.last);
 	}
+	/*
+	 * Armed or not, the trace is frozen and the crash table saved, for
+	 * the next boot or the vmcore, before the dump (which may fault).
+	 */
+	ktrace_freeze();
+	ktrace_crash_freeze("panic");
+	if (t)
+		ktrace_ascii_dump(t->dump, t->spec.last);
 	rcu_read_unlock();
 	return NOTIFY_DONE;
 }
