@@ -554,7 +554,9 @@ struct ktrace_crash_header {
  * @sb_shift: log2 of the subbuffer size; 0 if the buffer does not exist
  * @nr_shift: log2 of the number of subbuffers
  * @cpu: the CPU
- * @reserved: zero
+ * @sums: in the region, 1 << nr_shift checksums (ktrace_recover_sum()) of
+ *	the slots as the crash path froze them, so that memory that changed
+ *	after it (a reset, firmware) is told from the trace; 0 elsewhere
  * @data: the subbuffers (see above)
  * @commit: 1 << nr_shift commit counts: bytes committed in a slot over
  *	all its uses, so that use u of a slot is complete at (u + 1) << sb_shift
@@ -572,7 +574,7 @@ struct ktrace_crash_buf {
 	__u8 sb_shift;
 	__u8 nr_shift;
 	__u32 cpu;
-	__u64 reserved;
+	__u64 sums;
 	__u64 data;
 	__u64 commit;
 	__u64 sb_events;

@@ -385,7 +385,8 @@ int ktrace_channels_alloc(size_t high_size)
 	 * wake anyway (another task allocating meanwhile), the task that
 	 * asked for the size goes first (ktrace_channel_alloc()).
 	 */
-	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++)
+	/* In the persistent region, relay has two pages of each channel's CPUs. */
+	for (ch = 0; ch < KTRACE_NR_CHANNELS && !ktrace_persist_enabled(); ch++)
 		if (!ktrace_channels[ch].bufs)
 			pages += (ktrace_channels[ch].size >> PAGE_SHIFT) * num_online_cpus();
 	if (pages > si_mem_available())

@@ -163,7 +163,8 @@ int ktrace_persist_layout(const size_t *size, const size_t *sb_size)
 	}
 	for (ch = 0; ch < KTRACE_NR_CHANNELS; ch++) {
 		ktrace_region_counts[ch] = off;
-		counts = 3 * (size[ch] / sb_size[ch]) * sizeof(u64);
+		/* Per slot: a commit count, two event counts, a checksum. */
+		counts = 4 * (size[ch] / sb_size[ch]) * sizeof(u64);
 		off += (u64)nr_cpu_ids * counts;
 	}
 	if (off > ktrace_region_size) {
@@ -191,7 +192,8 @@ int ktrace_persist_layout(const size_t *size, const size_t *sb_size)
  * @nr: its number of subbuffers
  * @start: its memory
  * @commit: its 1 << nr commit counts, zeroed
- * @sb_events: its 2 << nr event counts, zeroed
+ * @sb_events: its 2 << nr event counts, then 1 << nr checksums (see
+ *	ktrace_crash_buf_sums()), zeroed
  *
  * After ktrace_persist_layout(), with the same locks.
  */
@@ -199,12 +201,18 @@ void ktrace_persist_carve(unsigned int ch, unsigned int cpu, size_t size,
 			  size_t nr, void **start, local_t **commit,
 			  local_t **sb_events)
 {
-	void *counts = ktrace_region + ktrace_region_counts[ch] + cpu * 3 * nr * sizeof(u64);
+	void *counts = ktrace_region + ktrace_region_counts[ch] + cpu * 4 * nr * sizeof(u64);
 
 	*start = ktrace_region + ktrace_region_data[ch] + (u64)cpu * size;
-	memset(counts, 0, 3 * nr * sizeof(u64));
+	memset(counts, 0, 4 * nr * sizeof(u64));
 	*commit = counts;
 	*sb_events = counts + nr * sizeof(u64);
+}
+
+/* In the region, a buffer's checksums follow its event counts. */
+static u64 *ktrace_crash_buf_sums(struct ktrace_buf *buf)
+{
+	return (u64 *)(buf->sb_events + (2UL << buf->nr_shift));
 }
 
 /* The address of @p in the table: an offset in the region, else physical. */
@@ -252,6 +260,8 @@ int ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf)
 	d->data = pages ? virt_to_phys(pages) : ktrace_crash_addr(buf->start);
 	d->commit = ktrace_crash_addr(buf->commit);
 	d->sb_events = ktrace_crash_addr(buf->sb_events);
+	if (ktrace_region)
+		d->sums = ktrace_crash_addr(ktrace_crash_buf_sums(buf));
 	ktrace_crash_pages[i] = pages;
 	WRITE_ONCE(ktrace_crash_bufs[i], buf);
 	ktrace_crash_seal();
@@ -300,6 +310,10 @@ void ktrace_crash_freeze(const char *reason)
 		d->events = local_read(&buf->events);
 		d->dropped = local_read(&buf->dropped);
 		d->overwritten = local_read(&buf->overwritten) + READ_ONCE(buf->corrupt_lost);
+		/* What the next boot tells changed memory from the trace by. */
+		if (ktrace_region)
+			ktrace_recover_sums(d, buf->start, (const u64 *)buf->commit,
+					    ktrace_crash_buf_sums(buf));
 	}
 	h->freeze_clock = ktrace_clock_read();
 	strscpy_pad(h->freeze_reason, reason);
@@ -447,7 +461,8 @@ static void ktrace_last_recover_buf(const struct ktrace_crash_header *h,
 
 	c.out->size = c.sb_size * nr;
 	ret = ktrace_recover_buf(h, d, ktrace_region + d->commit,
-				 ktrace_region + d->sb_events, ids,
+				 ktrace_region + d->sb_events,
+				 d->sums ? ktrace_region + d->sums : NULL, ids,
 				 ktrace_last_read, ktrace_last_emit, &c, scratch, &st);
 	seq_buf_printf(info, "buf %s cpu%u", ktrace_channel_name(d->channel), d->cpu);
 	for (r = 0; r < KTRACE_RECOVER_NR_REASONS; r++)
@@ -499,7 +514,7 @@ static const char *ktrace_last_recover(struct ktrace_last_boot *lb,
 	struct ktrace_crash_header h;
 	struct ktrace_crash_buf *descs;
 	struct ktrace_recover_ids *ids;
-	unsigned int i, ch, cpu;
+	unsigned int i, ch, cpu, sb_shift = KTRACE_SB_SHIFT_MIN;
 	const char *why = NULL;
 	void *scratch = NULL;
 	size_t table;
@@ -517,14 +532,22 @@ static const char *ktrace_last_recover(struct ktrace_last_boot *lb,
 	descs = kvmalloc_array(h.nr_bufs, sizeof(*descs), GFP_KERNEL);
 	ids = kvzalloc(sizeof(*ids), GFP_KERNEL);
 	lb->streams = kvcalloc(h.nr_bufs, sizeof(*lb->streams), GFP_KERNEL);
-	scratch = vmalloc(1UL << KTRACE_SB_SHIFT_MAX);
-	if (!descs || !ids || !lb->streams || !scratch) {
+	if (!descs || !ids || !lb->streams) {
 		why = "out of memory";
 		goto out;
 	}
 	memcpy(descs, ktrace_region + sizeof(h), h.nr_bufs * sizeof(*descs));
 	if (ktrace_crash_csum(&h, descs) != h.csum) {
 		why = "table checksum wrong";
+		goto out;
+	}
+	/* A slot of the largest subbuffers, which the checks accept up to 16 MiB. */
+	for (i = 0; i < h.nr_bufs; i++)
+		if (!ktrace_crash_check_buf(&h, &descs[i], i))
+			sb_shift = max_t(unsigned int, sb_shift, descs[i].sb_shift);
+	scratch = vmalloc(1UL << sb_shift);
+	if (!scratch) {
+		why = "out of memory";
 		goto out;
 	}
 	lb->nr_cpus = h.nr_cpus;

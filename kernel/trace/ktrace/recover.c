@@ -16,6 +16,9 @@
  *     clocks never going back, every id one the metadata describes, and
  *     they end exactly at the data size (complete) or at the commit count
  *     (open: the writer's header has no data size yet);
+ *   - in the persistent region, frozen by the crash path: its bytes are
+ *     those the crash path summed (ktrace_recover_sum()), so that memory
+ *     a reset or the firmware changed since is told from the trace;
  *   - the events decoded are the events the writer counted in that use
  *     (sb_events), all of them if complete; if open, the difference is
  *     the records reserved and never committed (a writer stopped by the
@@ -28,13 +31,16 @@
  * overwritten) is stale and not shown either.  The kept subbuffers come
  * out oldest first: in the ring, sequence numbers follow the slots.
  *
- * The one case this cannot tell: in an open subbuffer, a writer stopped
- * between reserving and committing, then a nested writer's record after
- * it, committed.  The hole is then inside the committed count, and is
- * stale bytes of the slot's previous use; they must still decode as
- * records with known ids and a monotonic clock ending exactly at the
- * count, and the count of events must not exceed the writer's, for the
- * subbuffer to be kept.
+ * The one case the counts cannot tell: in an open subbuffer, a writer
+ * stopped between reserving and committing, then a nested writer's record
+ * after it, committed.  The hole is then inside the committed count, and
+ * holds stale bytes (of the slot's previous use, or zeros).  For the
+ * subbuffer to be kept they would have to decode as records with known
+ * ids, ending exactly at the count, with clocks that neither go back nor
+ * leave the low 27 bits' range of the record before them (the writer
+ * never does without a timestamp record) and stay below the nested
+ * record's: a window of the microseconds between the two writers in 2^27
+ * clock units.
  */
 #include <linux/errno.h>
 #include <linux/string.h>
@@ -56,6 +62,7 @@ static const char *const ktrace_recover_reasons[KTRACE_RECOVER_NR_REASONS] = {
 	[KTRACE_RECOVER_RECORD]		= "record",
 	[KTRACE_RECOVER_CLOCK]		= "clock",
 	[KTRACE_RECOVER_UNCOMMITTED]	= "uncommitted",
+	[KTRACE_RECOVER_SUM]		= "checksum",
 };
 
 /**
@@ -171,17 +178,91 @@ int ktrace_crash_check_buf(const struct ktrace_crash_header *h,
 		return -EBADMSG;
 	nr = 1ULL << b->nr_shift;
 	size = 1ULL << (b->sb_shift + b->nr_shift);
-	if (size < h->page_size)
-		return -EBADMSG;
+	/* Elsewhere, the buffer is a list of whole pages. */
 	if (!(h->flags & KTRACE_CRASH_REGION))
-		return b->data && b->commit && b->sb_events ? 0 : -EBADMSG;
+		return size >= h->page_size && b->data && b->commit && b->sb_events &&
+		       !b->sums ? 0 : -EBADMSG;
 	if (!ktrace_crash_in_region(h, b->data, size) ||
 	    !ktrace_crash_in_region(h, b->commit, nr * sizeof(u64)) ||
-	    !ktrace_crash_in_region(h, b->sb_events, 2 * nr * sizeof(u64)))
+	    !ktrace_crash_in_region(h, b->sb_events, 2 * nr * sizeof(u64)) ||
+	    (b->sums && !ktrace_crash_in_region(h, b->sums, nr * sizeof(u64))))
 		return -EBADMSG;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_crash_check_buf);
+
+/**
+ * ktrace_recover_sum() - the checksum of a slot's bytes
+ * @sb: the bytes
+ * @len: how many, a multiple of 4
+ *
+ * A 64-bit multiply-xor hash over 32-bit words: cheap enough for the crash
+ * path to sum every slot of the region, and any changed bit changes it.
+ *
+ * Return: the checksum.
+ */
+u64 ktrace_recover_sum(const void *sb, size_t len)
+{
+	u64 h = 0x9e3779b97f4a7c15ULL ^ len;
+	size_t i;
+	u32 w;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		memcpy(&w, sb + i, sizeof(w));
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_recover_sum);
+
+/**
+ * ktrace_recover_slot_end() - how many bytes of a slot its last use wrote
+ * @b: the buffer's descriptor
+ * @sb: the slot's bytes, 1 << b->sb_shift
+ * @commit: its commit count
+ *
+ * What the crash path sums and the checks read: the header and its data
+ * size if complete, the committed bytes if open.
+ *
+ * Return: the bytes, at most the slot's size; 0 if it was never written.
+ */
+size_t ktrace_recover_slot_end(const struct ktrace_crash_buf *b, const void *sb,
+			       u64 commit)
+{
+	u64 sb_size = 1ULL << b->sb_shift, end;
+	struct ktrace_subbuf_header hdr;
+
+	if (!commit)
+		return 0;
+	if (commit & (sb_size - 1))
+		return (commit & (sb_size - 1)) & ~3ULL;
+	memcpy(&hdr, sb, sizeof(hdr));
+	end = sizeof(hdr) + (u64)hdr.data_size;
+	return end > sb_size ? sb_size : end & ~3ULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_recover_slot_end);
+
+/**
+ * ktrace_recover_sums() - sum every slot of a buffer, as the crash path does
+ * @b: the buffer's descriptor
+ * @data: its subbuffers
+ * @commit: its commit counts, read once each
+ * @sums: its 1 << nr_shift checksums, written
+ */
+void ktrace_recover_sums(const struct ktrace_crash_buf *b, const void *data,
+			 const u64 *commit, u64 *sums)
+{
+	unsigned long slot, nr = 1UL << b->nr_shift;
+
+	for (slot = 0; slot < nr; slot++) {
+		const void *sb = data + (slot << b->sb_shift);
+		u64 c = READ_ONCE(commit[slot]);
+
+		sums[slot] = ktrace_recover_sum(sb, ktrace_recover_slot_end(b, sb, c));
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ktrace_recover_sums);
 
 /* Whether the metadata describes the record's event (if there is any). */
 static bool ktrace_recover_known(const struct ktrace_recover_ids *ids,
@@ -216,9 +297,21 @@ static int ktrace_recover_walk(const void *sb, size_t end, unsigned int ch,
 
 	*events = 0;
 	while (pos < end) {
+		u64 before = clock;
+
 		len = ktrace_decode_record(sb + pos, end - pos, &clock, &rec);
 		if (len <= 0)
 			return KTRACE_RECOVER_RECORD;
+		/*
+		 * The writer puts a timestamp record before any record whose
+		 * clock differs from the one before above the low bits: the
+		 * decoder's tolerance of one rollover is for streams that
+		 * break the rule, and a record that needs it here is stale
+		 * bytes (see the top of this file).
+		 */
+		if (rec.id != KTRACE_ID_TIMESTAMP &&
+		    ktrace_clock_needs_timestamp(before, rec.clock))
+			return KTRACE_RECOVER_CLOCK;
 		if (pos == sizeof(struct ktrace_subbuf_header) &&
 		    rec.id != KTRACE_ID_TIMESTAMP)
 			return KTRACE_RECOVER_RECORD;
@@ -251,7 +344,7 @@ struct ktrace_recover_slot {
 static int ktrace_recover_slot(const struct ktrace_crash_header *h,
 			       const struct ktrace_crash_buf *b, unsigned long slot,
 			       void *sb, u64 commit, const u64 *sb_events,
-			       const struct ktrace_recover_ids *ids,
+			       const u64 *sums, const struct ktrace_recover_ids *ids,
 			       struct ktrace_recover_slot *s)
 {
 	u64 sb_size = 1ULL << b->sb_shift, use, counted, end;
@@ -273,6 +366,9 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
 		s->lost = 0;	/* read, or counted as overwritten */
 		return KTRACE_RECOVER_STALE;
 	}
+	if (sums && (h->flags & KTRACE_CRASH_FROZEN) &&
+	    ktrace_recover_sum(sb, ktrace_recover_slot_end(b, sb, commit)) != sums[slot])
+		return KTRACE_RECOVER_SUM;
 	if (hdr->magic != KTRACE_MAGIC || hdr->version < KTRACE_FORMAT_VERSION_MIN ||
 	    hdr->version > KTRACE_FORMAT_VERSION || hdr->channel != b->channel ||
 	    hdr->cpu != b->cpu || hdr->seq != s->seq)
@@ -314,6 +410,8 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
  * @b: the buffer's descriptor, checked by ktrace_crash_check_buf()
  * @commit: copies of its 1 << nr_shift commit counts
  * @sb_events: copies of its 2 << nr_shift event counts
+ * @sums: copies of its 1 << nr_shift checksums, or %NULL (none, or not
+ *	frozen): checked if the table is frozen
  * @ids: the events the metadata describes, or %NULL for any
  * @read: copies a slot's bytes
  * @emit: takes a kept subbuffer, as a stream file gives it: header and
@@ -332,7 +430,8 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
  */
 int ktrace_recover_buf(const struct ktrace_crash_header *h,
 		       const struct ktrace_crash_buf *b, const u64 *commit,
-		       const u64 *sb_events, const struct ktrace_recover_ids *ids,
+		       const u64 *sb_events, const u64 *sums,
+		       const struct ktrace_recover_ids *ids,
 		       ktrace_recover_read_fn read, ktrace_recover_emit_fn emit,
 		       void *ctx, void *scratch, struct ktrace_recover_stats *st)
 {
@@ -360,7 +459,7 @@ int ktrace_recover_buf(const struct ktrace_crash_header *h,
 			memset(&s, 0, sizeof(s));
 		} else {
 			reason = ktrace_recover_slot(h, b, slot, scratch, commit[slot],
-						     sb_events, ids, &s);
+						     sb_events, sums, ids, &s);
 		}
 		/* Sequence numbers only go up: a slot out of order is not believed. */
 		if (reason == KTRACE_RECOVER_OK && any && s.seq <= last) {

@@ -30,6 +30,7 @@ enum ktrace_recover_reason {
 	KTRACE_RECOVER_RECORD,	/* a record truncated, or its id unknown */
 	KTRACE_RECOVER_CLOCK,	/* a record's clock going back */
 	KTRACE_RECOVER_UNCOMMITTED, /* open, and its committed bytes end in a record */
+	KTRACE_RECOVER_SUM,	/* changed since the crash path froze it */
 	KTRACE_RECOVER_NR_REASONS,
 };
 
@@ -71,9 +72,15 @@ u32 ktrace_crash_csum(const struct ktrace_crash_header *h,
 int ktrace_crash_check_header(const struct ktrace_crash_header *h);
 int ktrace_crash_check_buf(const struct ktrace_crash_header *h,
 			   const struct ktrace_crash_buf *b, unsigned int index);
+u64 ktrace_recover_sum(const void *sb, size_t len);
+size_t ktrace_recover_slot_end(const struct ktrace_crash_buf *b, const void *sb,
+			       u64 commit);
+void ktrace_recover_sums(const struct ktrace_crash_buf *b, const void *data,
+			 const u64 *commit, u64 *sums);
 int ktrace_recover_buf(const struct ktrace_crash_header *h,
 		       const struct ktrace_crash_buf *b, const u64 *commit,
-		       const u64 *sb_events, const struct ktrace_recover_ids *ids,
+		       const u64 *sb_events, const u64 *sums,
+		       const struct ktrace_recover_ids *ids,
 		       ktrace_recover_read_fn read, ktrace_recover_emit_fn emit,
 		       void *ctx, void *scratch, struct ktrace_recover_stats *st);
 void ktrace_recover_add_meta(struct ktrace_recover_ids *ids, const void *sb,
