@@ -44,6 +44,7 @@ static void ktrace_last_release_work(struct work_struct *work)
 	ktrace_last_blobs = NULL;
 	ktrace_last_boot_release();
 }
+
 static DECLARE_WORK(ktrace_last_release, ktrace_last_release_work);
 
 static ssize_t release_write(struct file *filp, const char __user *ubuf,

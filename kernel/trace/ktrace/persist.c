@@ -338,7 +338,11 @@ void ktrace_crash_thaw(void)
 	for (i = 0; i < ktrace_crash_nr; i++) {
 		struct ktrace_crash_buf *d = &ktrace_crash_descs[i];
 
-		d->offset = d->rpos = d->events = d->dropped = d->overwritten = 0;
+		d->offset = 0;
+		d->rpos = 0;
+		d->events = 0;
+		d->dropped = 0;
+		d->overwritten = 0;
 	}
 	ktrace_crash_hdr->flags &= ~KTRACE_CRASH_FROZEN;
 	ktrace_crash_hdr->freeze_clock = 0;
@@ -467,9 +471,9 @@ static void ktrace_last_recover_buf(const struct ktrace_crash_header *h,
 	seq_buf_printf(info, "buf %s cpu%u", ktrace_channel_name(d->channel), d->cpu);
 	for (r = 0; r < KTRACE_RECOVER_NR_REASONS; r++)
 		seq_buf_printf(info, " %s=%llu", ktrace_recover_reason_name(r), st.subbufs[r]);
-	seq_buf_printf(info, " events=%llu lost=%llu cut=%d written=%llu dropped=%llu overwritten=%llu%s\n",
-		       st.events, st.lost, st.cut, d->events, d->dropped, d->overwritten,
-		       ret ? " (out of memory)" : "");
+	seq_buf_printf(info, " events=%llu lost=%llu cut=%d", st.events, st.lost, st.cut);
+	seq_buf_printf(info, " written=%llu dropped=%llu overwritten=%llu%s\n",
+		       d->events, d->dropped, d->overwritten, ret ? " (out of memory)" : "");
 }
 
 /* The event ids a recovered stream of the low channel describes. */
@@ -554,7 +558,7 @@ static const char *ktrace_last_recover(struct ktrace_last_boot *lb,
 	seq_buf_puts(info, "state: recovered\n");
 	ktrace_last_info_header(&h, info);
 	/* low, medium, then high: the metadata first. */
-	static_assert(KTRACE_CHANNEL_LOW == KTRACE_NR_CHANNELS - 1);
+	static_assert(KTRACE_NR_CHANNELS - 1 == KTRACE_CHANNEL_LOW);
 	for (ch = KTRACE_NR_CHANNELS; ch--;) {
 		bool low = ch == KTRACE_CHANNEL_LOW;
 

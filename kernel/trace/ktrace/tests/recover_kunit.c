@@ -19,13 +19,15 @@
 #include "recover.h"
 
 #define SB_SHIFT	9
-#define SB_SIZE		(1UL << SB_SHIFT)
+#define SB_SIZE		BIT(SB_SHIFT)
 #define NR_SHIFT	2
-#define NR		(1UL << NR_SHIFT)
+#define NR		BIT(NR_SHIFT)
 #define TABLE		4096
 #define COUNTS		(TABLE + SB_SIZE * NR)
 #define REGION		(COUNTS + 4 * NR * sizeof(u64))
 #define CPUS		1
+/* Events a buffer holds at most. */
+#define PMAX		(NR * SB_SIZE / 8)
 
 /* A region with one buffer (high channel, CPU 0) of NR subbuffers. */
 struct region {
@@ -50,7 +52,8 @@ static struct region *region_create(struct kunit *test, bool overwrite)
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	r->mem = kunit_kzalloc(test, REGION, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r->mem);
-	h = r->h = r->mem;
+	r->h = r->mem;
+	h = r->h;
 	h->magic = KTRACE_CRASH_MAGIC;
 	h->version = KTRACE_CRASH_VERSION;
 	h->header_size = sizeof(*h);
@@ -64,7 +67,8 @@ static struct region *region_create(struct kunit *test, bool overwrite)
 	h->nr_bufs = KTRACE_NR_CHANNELS * CPUS;
 	h->page_size = 4096;
 	h->size = REGION;
-	d = r->d = (void *)(h + 1);	/* index 0: high, CPU 0 */
+	d = (void *)(h + 1);	/* index 0: high, CPU 0 */
+	r->d = d;
 	d->channel = KTRACE_CHANNEL_HIGH;
 	d->flags = overwrite ? KTRACE_SUBBUF_OVERWRITE : 0;
 	d->sb_shift = SB_SHIFT;
@@ -203,11 +207,12 @@ static void recover_wrap_test(struct kunit *test)
 	struct region *r = region_create(test, true);
 	struct ktrace_recover_stats st;
 	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 p[NR * SB_SIZE / 8];
+	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
 	unsigned int i;
 	int n;
 
 	KUNIT_ASSERT_NOT_NULL(test, o);
+	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 500; i++)
 		put(r, i, true);
 	freeze(r);
@@ -216,7 +221,7 @@ static void recover_wrap_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.lost, 0ULL);
 	KUNIT_EXPECT_FALSE(test, st.cut);
 	KUNIT_EXPECT_EQ(test, st.subbufs[KTRACE_RECOVER_OK], NR);
-	n = payloads(o, p, ARRAY_SIZE(p));
+	n = payloads(o, p, PMAX);
 	KUNIT_ASSERT_EQ(test, (u64)n, st.events);
 	/* The last event written is the last kept, and they follow on. */
 	KUNIT_EXPECT_EQ(test, p[n - 1], 499U);
@@ -230,18 +235,19 @@ static void recover_drop_test(struct kunit *test)
 	struct region *r = region_create(test, false);
 	struct ktrace_recover_stats st;
 	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 p[NR * SB_SIZE / 8];
+	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
 	int n;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, o);
+	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 500; i++)
 		put(r, i, true);
 	freeze(r);
 	KUNIT_ASSERT_EQ(test, recover(r, r->mem, o, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.events + r->d->dropped, 500ULL);
 	KUNIT_EXPECT_GT(test, r->d->dropped, 0ULL);
-	n = payloads(o, p, ARRAY_SIZE(p));
+	n = payloads(o, p, PMAX);
 	KUNIT_ASSERT_GT(test, n, 0);
 	KUNIT_EXPECT_EQ(test, p[0], 0U);
 }
@@ -255,10 +261,11 @@ static void recover_uncommitted_test(struct kunit *test)
 	struct region *r = region_create(test, true);
 	struct ktrace_recover_stats st;
 	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 p[NR * SB_SIZE / 8];
+	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
 	int i, n;
 
 	KUNIT_ASSERT_NOT_NULL(test, o);
+	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 20; i++)
 		put(r, i, true);
 	put(r, 20, false);
@@ -268,7 +275,7 @@ static void recover_uncommitted_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.lost, 1ULL);
 	KUNIT_EXPECT_TRUE(test, st.cut);
 	KUNIT_EXPECT_EQ(test, st.events + st.lost + r->d->overwritten, r->d->events);
-	n = payloads(o, p, ARRAY_SIZE(p));
+	n = payloads(o, p, PMAX);
 	KUNIT_ASSERT_EQ(test, n, 20);
 	KUNIT_EXPECT_EQ(test, p[19], 19U);
 }
@@ -283,17 +290,18 @@ static void recover_hole_test(struct kunit *test)
 	struct region *r = region_create(test, true);
 	struct ktrace_recover_stats st;
 	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 p[NR * SB_SIZE / 8];
+	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
 	int i, n;
 
 	KUNIT_ASSERT_NOT_NULL(test, o);
+	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 10; i++)
 		put(r, i, true);
 	put(r, 10, false);
 	put(r, 11, true);
 	freeze(r);
 	KUNIT_ASSERT_EQ(test, recover(r, r->mem, o, &st), 0);
-	n = payloads(o, p, ARRAY_SIZE(p));
+	n = payloads(o, p, PMAX);
 	KUNIT_ASSERT_GE(test, n, 0);
 	/* Whatever is kept is what was committed, in order. */
 	for (i = 0; i < n; i++)
@@ -440,12 +448,12 @@ static void recover_mutation_test(struct kunit *test)
 				memcpy(&hdr, o->kept + p, sizeof(hdr));
 				n = sizeof(hdr) + hdr.data_size;
 				KUNIT_ASSERT_TRUE_MSG(test, written(good, o->kept + p, n),
-						      "mutation %u: kept a subbuffer never written", i);
+						      "mutation %u: kept one never written", i);
 				p += n;
 			}
 		}
 		/* Every kept subbuffer decodes. */
-		KUNIT_ASSERT_GE_MSG(test, payloads(o, (u32[1]){}, 0), 0, "mutation %u", i);
+		KUNIT_ASSERT_GE_MSG(test, payloads(o, NULL, 0), 0, "mutation %u", i);
 		kept_some += !!o->len;
 	}
 	/* The checks did both: kept the intact slots, refused the corrupt table. */
