@@ -42,6 +42,8 @@
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/reboot.h>
 #include <linux/relay.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
@@ -696,6 +698,23 @@ void ktrace_last_boot_release(void)
 	kfree(lb);
 }
 
+/*
+ * A reboot (kexec, or reboot(2)) into a kernel that finds the region: the
+ * writers gated and gone, then the state saved, as at a panic.
+ */
+static int ktrace_persist_reboot(struct notifier_block *nb, unsigned long action,
+				 void *data)
+{
+	ktrace_freeze();
+	synchronize_rcu();
+	ktrace_crash_freeze("reboot");
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ktrace_reboot_nb = {
+	.notifier_call = ktrace_persist_reboot,
+};
+
 /* Map the region named by ktrace.persist=, if it exists. */
 static int __init ktrace_persist_map(void)
 {
@@ -740,6 +759,7 @@ static int __init ktrace_persist_init(void)
 			/* The table is written at the first start: ktrace_persist_layout(). */
 			ktrace_last_boot_init();
 			ktrace_crash_anchor.size = ktrace_region_size;
+			register_reboot_notifier(&ktrace_reboot_nb);
 			goto vmcoreinfo;
 		}
 	}
