@@ -29,6 +29,14 @@
 /* Events a buffer holds at most. */
 #define PMAX		(NR * SB_SIZE / 8)
 
+/* The kept subbuffers, concatenated. */
+struct out {
+	const void *data;
+	u8 kept[SB_SIZE * NR];
+	size_t len;
+	u32 p[PMAX];		/* their payloads, see payloads() */
+};
+
 /* A region with one buffer (high channel, CPU 0) of NR subbuffers. */
 struct region {
 	void *mem;
@@ -36,6 +44,7 @@ struct region {
 	struct ktrace_crash_buf *d;
 	struct ktrace_buf *buf;
 	u64 clock;
+	struct out *o;
 };
 
 static void region_destroy(void *p)
@@ -52,6 +61,8 @@ static struct region *region_create(struct kunit *test, bool overwrite)
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	r->mem = kunit_kzalloc(test, REGION, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r->mem);
+	r->o = kunit_kzalloc(test, sizeof(*r->o), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->o);
 	r->h = r->mem;
 	h = r->h;
 	h->magic = KTRACE_CRASH_MAGIC;
@@ -118,13 +129,6 @@ static void freeze(struct region *r)
 	ktrace_recover_sums(d, r->mem + d->data, r->mem + d->commit, r->mem + d->sums);
 	r->h->csum = ktrace_crash_csum(r->h, d);
 }
-
-/* The kept subbuffers, concatenated. */
-struct out {
-	const void *data;
-	u8 kept[SB_SIZE * NR];
-	size_t len;
-};
 
 static int read_slot(void *ctx, unsigned long slot, void *dst)
 {
@@ -206,13 +210,11 @@ static void recover_wrap_test(struct kunit *test)
 {
 	struct region *r = region_create(test, true);
 	struct ktrace_recover_stats st;
-	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
+	struct out *o = r->o;
+	u32 *p = o->p;
 	unsigned int i;
 	int n;
 
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 500; i++)
 		put(r, i, true);
 	freeze(r);
@@ -234,13 +236,11 @@ static void recover_drop_test(struct kunit *test)
 {
 	struct region *r = region_create(test, false);
 	struct ktrace_recover_stats st;
-	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
+	struct out *o = r->o;
+	u32 *p = o->p;
 	int n;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 500; i++)
 		put(r, i, true);
 	freeze(r);
@@ -260,12 +260,10 @@ static void recover_uncommitted_test(struct kunit *test)
 {
 	struct region *r = region_create(test, true);
 	struct ktrace_recover_stats st;
-	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
+	struct out *o = r->o;
+	u32 *p = o->p;
 	int i, n;
 
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 20; i++)
 		put(r, i, true);
 	put(r, 20, false);
@@ -289,12 +287,10 @@ static void recover_hole_test(struct kunit *test)
 {
 	struct region *r = region_create(test, true);
 	struct ktrace_recover_stats st;
-	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	u32 *p = kunit_kcalloc(test, PMAX, sizeof(u32), GFP_KERNEL);
+	struct out *o = r->o;
+	u32 *p = o->p;
 	int i, n;
 
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 10; i++)
 		put(r, i, true);
 	put(r, 10, false);
@@ -314,10 +310,9 @@ static void recover_unfrozen_test(struct kunit *test)
 {
 	struct region *r = region_create(test, true);
 	struct ktrace_recover_stats st;
-	struct out *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	struct out *o = r->o;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, o);
 	for (i = 0; i < 100; i++)
 		put(r, i, true);
 	r->d->sums = 0;
