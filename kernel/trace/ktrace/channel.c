@@ -265,7 +265,6 @@ static int ktrace_channel_add_cpu(struct ktrace_channel *c, unsigned int cpu)
 	local_t *commit = NULL, *sb_events = NULL;
 	void *start = rbuf->start;
 	struct ktrace_buf *buf;
-	int ret;
 
 	if (*per_cpu_ptr(c->bufs, cpu))
 		return 0;
@@ -277,11 +276,7 @@ static int ktrace_channel_add_cpu(struct ktrace_channel *c, unsigned int cpu)
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	/* Where a vmcore's reader or the next boot finds it. */
-	ret = ktrace_crash_add(buf, rbuf);
-	if (ret) {
-		ktrace_buf_destroy(buf);
-		return ret;
-	}
+	ktrace_crash_add(buf, rbuf);
 	/* Complete before the CPU's writers can find it: see ktrace_writer_buf(). */
 	smp_store_release(per_cpu_ptr(c->bufs, cpu), buf);
 	return 0;

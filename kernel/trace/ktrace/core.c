@@ -250,7 +250,7 @@ static void __ktrace_stop(void)
 	ktrace_stop_writers();
 	ktrace_channels_flush();
 	/* A consistent state for whoever reads the buffers after a crash. */
-	ktrace_crash_freeze("stop");
+	ktrace_crash_stop();
 	WRITE_ONCE(ktrace_running, false);
 }
 

@@ -167,9 +167,10 @@ int ktrace_persist_layout(const size_t *size, const size_t *sb_size);
 void ktrace_persist_carve(unsigned int ch, unsigned int cpu, size_t size,
 			  size_t nr, void **start, local_t **commit,
 			  local_t **sb_events);
-int ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf);
+void ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf);
 void ktrace_crash_remove(struct ktrace_buf *buf);
 void ktrace_crash_freeze(const char *reason);
+void ktrace_crash_stop(void);
 void ktrace_crash_thaw(void);
 struct seq_file;
 void ktrace_persist_show(struct seq_file *m);

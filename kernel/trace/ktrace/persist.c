@@ -36,6 +36,7 @@
  */
 #define pr_fmt(fmt) "ktrace: " fmt
 
+#include <linux/cpu.h>
 #include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/libnvdimm.h>
@@ -170,8 +171,8 @@ int ktrace_persist_layout(const size_t *size, const size_t *sb_size)
 		off += (u64)nr_cpu_ids * counts;
 	}
 	if (off > ktrace_region_size) {
-		pr_info("buffers of %llu KiB do not fit in the %zu KiB of region %s\n",
-			off >> 10, ktrace_region_size >> 10, ktrace_persist_label);
+		pr_info_ratelimited("buffers of %llu KiB do not fit in the %zu KiB of region %s\n",
+				    off >> 10, ktrace_region_size >> 10, ktrace_persist_label);
 		return -ENOSPC;
 	}
 	/*
@@ -230,26 +231,29 @@ static u64 ktrace_crash_addr(void *p)
  * @buf: the buffer
  * @rbuf: relay's buffer, whose pages hold it unless it is in the region
  *
- * Under ktrace_mutex or the hotplug lock, as the channels.
- *
- * Return: 0, or -ENOMEM (the page list).
+ * Under ktrace_mutex or the hotplug lock, as the channels.  The table is
+ * for afterwards, never a reason to refuse a buffer: should the page list
+ * (outside the region) not be allocated, the buffer is left out of it.
  */
-int ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf)
+void ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf)
 {
 	unsigned int i = buf->channel * nr_cpu_ids + buf->cpu;
-	struct ktrace_crash_buf *d = &ktrace_crash_descs[i];
+	struct ktrace_crash_buf *d;
 	unsigned int n, nr_pages;
 	u64 *pages = NULL;
 
 	if (!ktrace_crash_hdr)
-		return 0;
+		return;
+	d = &ktrace_crash_descs[i];
 	if (!ktrace_region) {
 		nr_pages = 1U << (buf->sb_shift + buf->nr_shift - PAGE_SHIFT);
 		if (!rbuf || rbuf->page_count < nr_pages)
-			return 0;
+			return;
 		pages = kmalloc_array(nr_pages, sizeof(*pages), GFP_KERNEL);
-		if (!pages)
-			return -ENOMEM;
+		if (!pages) {
+			pr_warn_once("a buffer left out of the crash table: out of memory\n");
+			return;
+		}
 		for (n = 0; n < nr_pages; n++)
 			pages[n] = page_to_phys(rbuf->page_array[n]);
 	}
@@ -267,7 +271,6 @@ int ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf)
 	ktrace_crash_pages[i] = pages;
 	WRITE_ONCE(ktrace_crash_bufs[i], buf);
 	ktrace_crash_seal();
-	return 0;
 }
 
 /**
@@ -292,7 +295,8 @@ void ktrace_crash_remove(struct ktrace_buf *buf)
  * @reason: why, for the table ("panic", "stop")
  *
  * Any context, with the writers stopped or frozen: at a panic (the other
- * CPUs stopped), and at every stop.  No lock, no allocation.
+ * CPUs stopped), at a reboot, and at every stop (ktrace_crash_stop()).
+ * No lock, no allocation.
  */
 void ktrace_crash_freeze(const char *reason)
 {
@@ -327,6 +331,19 @@ void ktrace_crash_freeze(const char *reason)
 }
 
 /**
+ * ktrace_crash_stop() - save the table at a stop
+ *
+ * With ktrace_mutex held, the writers stopped: the hotplug lock too, as
+ * a CPU coming up adds its buffers to the table meanwhile.
+ */
+void ktrace_crash_stop(void)
+{
+	cpus_read_lock();
+	ktrace_crash_freeze("stop");
+	cpus_read_unlock();
+}
+
+/**
  * ktrace_crash_thaw() - the trace runs again: nothing saved is current
  *
  * With ktrace_mutex held, the writers stopped, at a start.
@@ -337,6 +354,7 @@ void ktrace_crash_thaw(void)
 
 	if (!ktrace_crash_hdr)
 		return;
+	cpus_read_lock();
 	for (i = 0; i < ktrace_crash_nr; i++) {
 		struct ktrace_crash_buf *d = &ktrace_crash_descs[i];
 
@@ -350,6 +368,7 @@ void ktrace_crash_thaw(void)
 	ktrace_crash_hdr->freeze_clock = 0;
 	memset(ktrace_crash_hdr->freeze_reason, 0, sizeof(ktrace_crash_hdr->freeze_reason));
 	ktrace_crash_seal();
+	cpus_read_unlock();
 }
 
 /**
@@ -616,7 +635,7 @@ static void __init ktrace_last_boot_init(void)
 	lb = kzalloc(sizeof(*lb), GFP_KERNEL);
 	if (!lb)
 		return;
-	lb->info = kmalloc(size, GFP_KERNEL);
+	lb->info = kvmalloc(size, GFP_KERNEL);
 	if (!lb->info) {
 		kfree(lb);
 		return;
@@ -694,7 +713,7 @@ void ktrace_last_boot_release(void)
 	if (!lb)
 		return;
 	ktrace_last_free_streams(lb);
-	kfree(lb->info);
+	kvfree(lb->info);
 	kfree(lb);
 }
 
@@ -707,7 +726,9 @@ static int ktrace_persist_reboot(struct notifier_block *nb, unsigned long action
 {
 	ktrace_freeze();
 	synchronize_rcu();
+	cpus_read_lock();
 	ktrace_crash_freeze("reboot");
+	cpus_read_unlock();
 	return NOTIFY_DONE;
 }
 
