@@ -494,6 +494,7 @@ struct ktrace_blk_status {
  */
 #define KTRACE_CRASH_MAGIC	0x4b544342	/* "KTCB" */
 #define KTRACE_CRASH_VERSION	1
+#define KTRACE_CRASH_MAX_CPUS	8192	/* a table that says more is not believed */
 #define KTRACE_CRASH_ANCHOR_MAGIC	0x726f68636e61544bULL	/* "KTanchor" */
 
 /* struct ktrace_crash_header.flags */
@@ -518,7 +519,7 @@ struct ktrace_blk_status {
  * @text_addr: the address of _text in the traced kernel, which gives its
  *	KASLR offset against the same build's System.map
  * @freeze_clock: the trace clock when the crash path froze the trace
- * @freeze_reason: why: "panic", or the trigger's name
+ * @freeze_reason: why: "panic", "stop" or "reboot"
  * @release: utsname release of the traced kernel
  * @build: utsname version of the traced kernel ("#1 SMP ...")
  * @reserved: zero

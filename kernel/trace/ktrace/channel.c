@@ -304,6 +304,11 @@ static int ktrace_channel_alloc(unsigned int ch)
 	/*
 	 * In the persistent region, the buffers are not relay's: relay keeps
 	 * the files, their reader bookkeeping, and two pages it never uses.
+	 * ktrace_deliver() then hands relay subbuffers larger than relay's
+	 * own: its produced count, wakeups and file size stay right (the
+	 * file size by wrapping arithmetic on the padding it computes), and
+	 * its padding, which only relay's own read(), mmap() and splice()
+	 * use, is meaningless: the stream files have none of those.
 	 */
 	if (ktrace_persist_enabled())
 		c->rchan = relay_open(dir ? "cpu" : NULL, dir, PAGE_SIZE, 2,

@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) "ktrace: " fmt
 
+#include <linux/cpu.h>
 #include <linux/init.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -267,6 +268,30 @@ static void ktrace_stop_if_frozen(void)
 		__ktrace_stop();
 }
 
+/* Set by ktrace_shutdown(), under ktrace_mutex: no start after it. */
+static bool ktrace_shut;
+
+/**
+ * ktrace_shutdown() - stop tracing for good, and save the crash table
+ * @reason: why, for the table ("reboot")
+ *
+ * Process context: at a reboot or a kexec, into a kernel that may find
+ * the persistent region.  Stops the trace as writing 0 to enable does;
+ * starts fail with -ESHUTDOWN from then on.
+ */
+void ktrace_shutdown(const char *reason)
+{
+	mutex_lock(&ktrace_mutex);
+	ktrace_stop_if_frozen();
+	if (ktrace_running)
+		__ktrace_stop();
+	WRITE_ONCE(ktrace_shut, true);
+	cpus_read_lock();
+	ktrace_crash_freeze(reason);
+	cpus_read_unlock();
+	mutex_unlock(&ktrace_mutex);
+}
+
 /**
  * ktrace_set_enabled() - start or stop tracing
  * @on: true to start, false to stop
@@ -282,7 +307,8 @@ static void ktrace_stop_if_frozen(void)
  *
  * Return: 0 on success, -ENOMEM if the buffers cannot be allocated,
  * -EBUSY while the stream files of buffers freed earlier are not yet
- * removed (a reader of one is still in read()).
+ * removed (a reader of one is still in read()), -ENOSPC if they do not fit
+ * in the persistent region, -ESHUTDOWN once the machine is rebooting.
  */
 int ktrace_set_enabled(bool on)
 {
@@ -294,7 +320,9 @@ int ktrace_set_enabled(bool on)
 	ktrace_stop_if_frozen();
 	if (on == ktrace_running)
 		goto out;
-	if (on) {
+	if (on && ktrace_shut) {
+		ret = -ESHUTDOWN;
+	} else if (on) {
 		ret = ktrace_channels_alloc((size_t)ktrace_buffer_kb * SZ_1K);
 		if (!ret) {
 			ktrace_clock_recheck();

@@ -152,6 +152,7 @@ bool ktrace_is_running(void);
 enum ktrace_state ktrace_get_state(void);
 const char *ktrace_state_name(enum ktrace_state state);
 void ktrace_freeze(void);
+void ktrace_shutdown(const char *reason);
 bool ktrace_stop_frozen(unsigned long gen);
 bool ktrace_unsaved(void);
 

@@ -194,8 +194,8 @@ int ktrace_persist_layout(const size_t *size, const size_t *sb_size)
  * @size: bytes of the buffer
  * @nr: its number of subbuffers
  * @start: its memory
- * @commit: its 1 << nr commit counts, zeroed
- * @sb_events: its 2 << nr event counts, then 1 << nr checksums (see
+ * @commit: its @nr commit counts, zeroed
+ * @sb_events: its 2 * @nr event counts, then @nr checksums (see
  *	ktrace_crash_buf_sums()), zeroed
  *
  * After ktrace_persist_layout(), with the same locks.
@@ -246,7 +246,7 @@ void ktrace_crash_add(struct ktrace_buf *buf, struct rchan_buf *rbuf)
 		return;
 	d = &ktrace_crash_descs[i];
 	if (!ktrace_region) {
-		nr_pages = 1U << (buf->sb_shift + buf->nr_shift - PAGE_SHIFT);
+		nr_pages = DIV_ROUND_UP(1UL << (buf->sb_shift + buf->nr_shift), PAGE_SIZE);
 		if (!rbuf || rbuf->page_count < nr_pages)
 			return;
 		pages = kmalloc_array(nr_pages, sizeof(*pages), GFP_KERNEL);
@@ -433,9 +433,6 @@ static struct ktrace_last_boot {
 	struct ktrace_last_boot_stream *streams;	/* [channel * nr_cpus + cpu] */
 } *ktrace_last;
 
-/* Guards ktrace_last against its release while a file is being made. */
-static DEFINE_MUTEX(ktrace_last_mutex);
-
 struct ktrace_recover_ctx {
 	const void *data;
 	size_t sb_size;
@@ -456,7 +453,7 @@ static int ktrace_last_emit(void *ctx, const void *sb, size_t len)
 	struct ktrace_last_boot_stream *s = c->out;
 
 	if (!s->data) {
-		s->data = vmalloc(s->size);
+		s->data = __vmalloc(s->size, GFP_KERNEL | __GFP_NOWARN);
 		if (!s->data)
 			return -ENOMEM;
 	}
@@ -493,8 +490,11 @@ static void ktrace_last_recover_buf(const struct ktrace_crash_header *h,
 	for (r = 0; r < KTRACE_RECOVER_NR_REASONS; r++)
 		seq_buf_printf(info, " %s=%llu", ktrace_recover_reason_name(r), st.subbufs[r]);
 	seq_buf_printf(info, " events=%llu lost=%llu cut=%d", st.events, st.lost, st.cut);
-	seq_buf_printf(info, " written=%llu dropped=%llu overwritten=%llu%s\n",
-		       d->events, d->dropped, d->overwritten, ret ? " (out of memory)" : "");
+	/* The counters are the freeze's: none if it did not run. */
+	if (h->flags & KTRACE_CRASH_FROZEN)
+		seq_buf_printf(info, " written=%llu dropped=%llu overwritten=%llu",
+			       d->events, d->dropped, d->overwritten);
+	seq_buf_printf(info, "%s\n", ret ? " (out of memory)" : "");
 }
 
 /* The event ids a recovered stream of the low channel describes. */
@@ -541,6 +541,7 @@ static const char *ktrace_last_recover(struct ktrace_last_boot *lb,
 	struct ktrace_recover_ids *ids;
 	unsigned int i, ch, cpu, sb_shift = KTRACE_SB_SHIFT_MIN;
 	const char *why = NULL;
+	u64 total = 0;
 	void *scratch = NULL;
 	size_t table;
 	int ret;
@@ -551,6 +552,8 @@ static const char *ktrace_last_recover(struct ktrace_last_boot *lb,
 		return "no table: memory cleared, or never traced";
 	if (ret)
 		return ret == -EPROTO ? "table of another layout" : "table inconsistent";
+	if (!(h.flags & KTRACE_CRASH_REGION))
+		return "table of another kind";
 	table = sizeof(h) + (size_t)h.nr_bufs * sizeof(*descs);
 	if (table > ktrace_region_size || h.size != ktrace_region_size)
 		return "table of another region size";
@@ -566,11 +569,22 @@ static const char *ktrace_last_recover(struct ktrace_last_boot *lb,
 		why = "table checksum wrong";
 		goto out;
 	}
-	/* A slot of the largest subbuffers, which the checks accept up to 16 MiB. */
-	for (i = 0; i < h.nr_bufs; i++)
-		if (!ktrace_crash_check_buf(&h, &descs[i], i))
-			sb_shift = max_t(unsigned int, sb_shift, descs[i].sb_shift);
-	scratch = vmalloc(1UL << sb_shift);
+	/*
+	 * A slot of the largest subbuffers, which the checks accept up to
+	 * 16 MiB; and no more buffers than the region holds, which bounds
+	 * the copy whatever the descriptors say.
+	 */
+	for (i = 0; i < h.nr_bufs; i++) {
+		if (ktrace_crash_check_buf(&h, &descs[i], i))
+			continue;
+		sb_shift = max_t(unsigned int, sb_shift, descs[i].sb_shift);
+		total += 1ULL << (descs[i].sb_shift + descs[i].nr_shift);
+	}
+	if (total > ktrace_region_size) {
+		why = "buffers larger than the region";
+		goto out;
+	}
+	scratch = __vmalloc(1UL << sb_shift, GFP_KERNEL | __GFP_NOWARN);
 	if (!scratch) {
 		why = "out of memory";
 		goto out;
@@ -589,7 +603,8 @@ static const char *ktrace_last_recover(struct ktrace_last_boot *lb,
 			if (ret == -ENOENT)
 				continue;
 			if (ret) {
-				seq_buf_printf(info, "buf %u cpu%u descriptor invalid\n", ch, cpu);
+				seq_buf_printf(info, "buf %s cpu%u descriptor invalid\n",
+					       ktrace_channel_name(ch), cpu);
 				continue;
 			}
 			ktrace_last_recover_buf(&h, &descs[i], i, low ? NULL : ids,
@@ -706,10 +721,7 @@ void ktrace_last_boot_release(void)
 {
 	struct ktrace_last_boot *lb;
 
-	mutex_lock(&ktrace_last_mutex);
-	lb = ktrace_last;
-	WRITE_ONCE(ktrace_last, NULL);
-	mutex_unlock(&ktrace_last_mutex);
+	lb = xchg(&ktrace_last, NULL);
 	if (!lb)
 		return;
 	ktrace_last_free_streams(lb);
@@ -719,16 +731,12 @@ void ktrace_last_boot_release(void)
 
 /*
  * A reboot (kexec, or reboot(2)) into a kernel that finds the region: the
- * writers gated and gone, then the state saved, as at a panic.
+ * trace stopped for good, then the state saved, as at a panic.
  */
 static int ktrace_persist_reboot(struct notifier_block *nb, unsigned long action,
 				 void *data)
 {
-	ktrace_freeze();
-	synchronize_rcu();
-	cpus_read_lock();
-	ktrace_crash_freeze("reboot");
-	cpus_read_unlock();
+	ktrace_shutdown("reboot");
 	return NOTIFY_DONE;
 }
 
@@ -775,14 +783,12 @@ static int __init ktrace_persist_init(void)
 	ktrace_crash_pages = kcalloc(ktrace_crash_nr, sizeof(*ktrace_crash_pages), GFP_KERNEL);
 	if (!ktrace_crash_bufs || !ktrace_crash_pages)
 		goto nomem;
-	if (!ktrace_persist_map()) {
-		if (ktrace_region) {
-			/* The table is written at the first start: ktrace_persist_layout(). */
-			ktrace_last_boot_init();
-			ktrace_crash_anchor.size = ktrace_region_size;
-			register_reboot_notifier(&ktrace_reboot_nb);
-			goto vmcoreinfo;
-		}
+	if (!ktrace_persist_map() && ktrace_region) {
+		/* The table is written at the first start: ktrace_persist_layout(). */
+		ktrace_last_boot_init();
+		ktrace_crash_anchor.size = ktrace_region_size;
+		register_reboot_notifier(&ktrace_reboot_nb);
+		return 0;
 	}
 	/* Physically contiguous: the anchor's one address finds it all. */
 	table = kzalloc(ktrace_crash_table_size(), GFP_KERNEL);
@@ -793,10 +799,6 @@ static int __init ktrace_persist_init(void)
 	ktrace_crash_hdr = table;
 	ktrace_crash_anchor.size = ktrace_crash_table_size();
 	ktrace_crash_anchor.table = virt_to_phys(table);
-vmcoreinfo:
-	if (IS_ENABLED(CONFIG_VMCORE_INFO))
-		vmcoreinfo_append_str("KTRACE_CRASH=%llx\n",
-				      (u64)__pa_symbol(&ktrace_crash_anchor));
 	return 0;
 
 nomem:
@@ -808,3 +810,16 @@ nomem:
 	return -ENOMEM;
 }
 core_initcall(ktrace_persist_init);
+
+/*
+ * The anchor in vmcoreinfo, once it exists (subsys_initcall): before user
+ * space can load a kdump kernel, which copies it.
+ */
+static int __init ktrace_vmcoreinfo_init(void)
+{
+	if (IS_ENABLED(CONFIG_VMCORE_INFO))
+		vmcoreinfo_append_str("KTRACE_CRASH=%llx\n",
+				      (u64)__pa_symbol(&ktrace_crash_anchor));
+	return 0;
+}
+fs_initcall(ktrace_vmcoreinfo_init);

@@ -34,8 +34,10 @@
  * The one case the counts cannot tell: in an open subbuffer, a writer
  * stopped between reserving and committing, then a nested writer's record
  * after it, committed.  The hole is then inside the committed count, and
- * holds stale bytes (of the slot's previous use, or zeros).  For the
- * subbuffer to be kept they would have to decode as records with known
+ * holds stale bytes (of the slot's previous use, or zeros).  Where they
+ * do not decode, the subbuffer is dropped (uncommitted), records before
+ * the hole included: nothing tells where the hole starts.  For the
+ * subbuffer to be kept instead they would have to decode as records with known
  * ids, ending exactly at the count, with clocks that neither go back nor
  * leave the low 27 bits' range of the record before them (the writer
  * never does without a timestamp record) and stay below the nested
@@ -107,9 +109,6 @@ u32 ktrace_crash_csum(const struct ktrace_crash_header *h,
 	return ktrace_fnv1a(c, bufs, (size_t)h->nr_bufs * sizeof(*bufs));
 }
 EXPORT_SYMBOL_IF_KUNIT(ktrace_crash_csum);
-
-/* At most this many CPUs: a table that says more is not believed. */
-#define KTRACE_CRASH_MAX_CPUS	8192
 
 /**
  * ktrace_crash_check_header() - whether a crash table's header can be used
@@ -371,8 +370,19 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
 		return KTRACE_RECOVER_SUM;
 	if (hdr->magic != KTRACE_MAGIC || hdr->version < KTRACE_FORMAT_VERSION_MIN ||
 	    hdr->version > KTRACE_FORMAT_VERSION || hdr->channel != b->channel ||
-	    hdr->cpu != b->cpu || hdr->seq != s->seq)
+	    hdr->cpu != b->cpu || hdr->seq != s->seq) {
+		/*
+		 * Still the previous use's header: a writer stopped between
+		 * the reservation of the new use and its header, nested
+		 * writers committing meanwhile.  The previous use, partly
+		 * overwritten, was not collected: its events are lost too.
+		 */
+		if (s->open && use && hdr->magic == KTRACE_MAGIC &&
+		    hdr->seq == s->seq - (1ULL << b->nr_shift) &&
+		    !((h->flags & KTRACE_CRASH_FROZEN) && hdr->seq < b->rpos))
+			s->lost += sb_events[2 * slot + ((use - 1) & 1)];
 		return KTRACE_RECOVER_HEADER;
+	}
 	if (s->open) {
 		end = commit & (sb_size - 1);
 		if (end < KTRACE_RECOVER_START)
@@ -387,6 +397,15 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
 			return KTRACE_RECOVER_HEADER;
 	}
 	reason = ktrace_recover_walk(sb, end, b->channel, ids, &s->events);
+	/*
+	 * Committed bytes that do not end on a record, or whose records do
+	 * not decode, while reservations were not committed: a hole in
+	 * them, whose stale bytes must not be shown (see the top of this
+	 * file).  The whole subbuffer is dropped.
+	 */
+	if (reason != KTRACE_RECOVER_OK && s->open && (h->flags & KTRACE_CRASH_FROZEN) &&
+	    b->offset > (s->seq << b->sb_shift) + end)
+		return KTRACE_RECOVER_UNCOMMITTED;
 	if (reason != KTRACE_RECOVER_OK)
 		return reason;
 	/* Every event the writer counted is here; an open one may lack some. */
@@ -408,10 +427,10 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
  * ktrace_recover_buf() - keep the valid subbuffers of one buffer
  * @h: the crash table's header, checked
  * @b: the buffer's descriptor, checked by ktrace_crash_check_buf()
- * @commit: copies of its 1 << nr_shift commit counts
- * @sb_events: copies of its 2 << nr_shift event counts
- * @sums: copies of its 1 << nr_shift checksums, or %NULL (none, or not
- *	frozen): checked if the table is frozen
+ * @commit: its 1 << nr_shift commit counts, which nothing changes meanwhile
+ * @sb_events: its 2 << nr_shift event counts, likewise
+ * @sums: its 1 << nr_shift checksums, likewise, or %NULL (none): checked
+ *	if the table is frozen
  * @ids: the events the metadata describes, or %NULL for any
  * @read: copies a slot's bytes
  * @emit: takes a kept subbuffer, as a stream file gives it: header and
@@ -420,7 +439,8 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
  * @scratch: 1 << sb_shift bytes
  * @st: what was found, added to
  *
- * Subbuffers come out oldest first.  An open subbuffer gets its data size
+ * Every slot is checked twice: once to find the oldest kept, once to
+ * keep it and those after it.  Subbuffers come out oldest first.  An open subbuffer gets its data size
  * (and, if the table is frozen, the loss counts of the freeze) in its
  * header; if the table is not frozen, its loss counts are those of the
  * kept subbuffer before it.  A slot @read fails on is counted as a header
@@ -436,20 +456,24 @@ int ktrace_recover_buf(const struct ktrace_crash_header *h,
 		       void *ctx, void *scratch, struct ktrace_recover_stats *st)
 {
 	unsigned long nr = 1UL << b->nr_shift, first = 0, i, slot;
-	u64 min = ~0ULL, seq;
-	u64 dropped = 0, overwritten = 0, last = 0;
+	u64 dropped = 0, overwritten = 0, last = 0, min = ~0ULL;
 	struct ktrace_recover_slot s;
 	bool any = false;
 	int reason, ret;
 
-	/* The oldest use: sequence numbers go up slot after slot from it. */
-	for (i = 0; i < nr; i++) {
-		if (!commit[i])
+	/*
+	 * The oldest slot kept: sequence numbers go up slot after slot from
+	 * it.  Found among the slots that pass, each checked whole: a count
+	 * no checksum covers must not decide the order of the others.
+	 */
+	for (slot = 0; slot < nr; slot++) {
+		if (read(ctx, slot, scratch) ||
+		    ktrace_recover_slot(h, b, slot, scratch, commit[slot], sb_events,
+					sums, ids, &s) != KTRACE_RECOVER_OK)
 			continue;
-		seq = ((commit[i] - 1) >> b->sb_shift) << b->nr_shift | i;
-		if (seq < min) {
-			min = seq;
-			first = i;
+		if (s.seq < min) {
+			min = s.seq;
+			first = slot;
 		}
 	}
 	for (i = 0; i < nr; i++) {

@@ -20,7 +20,7 @@
 #define KTRACE_NR_SHIFT_MAX	20
 #define KTRACE_BUF_SHIFT_MAX	30
 
-/* What a subbuffer was found to be (struct ktrace_recover_sb.reason). */
+/* What a subbuffer slot was found to be (struct ktrace_recover_stats). */
 enum ktrace_recover_reason {
 	KTRACE_RECOVER_OK,	/* kept, whole or cut at its commit count */
 	KTRACE_RECOVER_EMPTY,	/* never written in this use: not counted */

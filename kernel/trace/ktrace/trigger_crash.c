@@ -96,15 +96,17 @@ static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void 
 static struct notifier_block ktrace_panic_nb = {
 	.notifier_call = ktrace_trig_panic,
 	/*
-	 * Early, as ftrace's dump_on_oops: before the notifiers that may not
-	 * return (IPMI's, a hypervisor's).  The oops and the panic message
-	 * are on the console before any notifier runs, and kmsg_dump() after
-	 * them all still gets the dump.  pvpanic's notifier (INT_MAX) runs
-	 * before this one: a host that resets the guest on that event ends
-	 * it before the dump.  A loaded kdump kernel boots before any
-	 * notifier, so there is no dump unless crash_kexec_post_notifiers.
+	 * First, as ftrace's dump_on_oops is early: before the notifiers
+	 * that may not return (IPMI's, a hypervisor's), and before pvpanic's
+	 * (INT_MAX too, registered later, at device probe): a host that
+	 * resets the guest on that event would end it before the freeze of
+	 * the persistent region and the dump.  The oops and the panic
+	 * message are on the console before any notifier runs, and
+	 * kmsg_dump() after them all still gets the dump.  A loaded kdump
+	 * kernel boots before any notifier, so there is no dump (and the
+	 * crash table is not frozen) unless crash_kexec_post_notifiers.
 	 */
-	.priority = INT_MAX - 1,
+	.priority = INT_MAX,
 };
 
 /* panic: the reader that prints the dump, allocated at arming. */

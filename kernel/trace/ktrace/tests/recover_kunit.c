@@ -162,17 +162,18 @@ static int recover(struct region *r, void *mem, struct out *o,
 	memset(st, 0, sizeof(*st));
 	if (!scratch)
 		return -ENOMEM;
-	o->data = mem + TABLE;
 	ret = ktrace_crash_check_header(h);
 	if (!ret && ktrace_crash_csum(h, d) != h->csum)
 		ret = -EBADMSG;
 	if (!ret)
 		ret = ktrace_crash_check_buf(h, d, 0);
-	if (!ret)
-		ret = ktrace_recover_buf(h, d, mem + TABLE + SB_SIZE * NR,
-					 mem + TABLE + SB_SIZE * NR + NR * 8,
+	/* Where the descriptor says, as persist.c reads the region. */
+	if (!ret) {
+		o->data = mem + d->data;
+		ret = ktrace_recover_buf(h, d, mem + d->commit, mem + d->sb_events,
 					 d->sums ? mem + d->sums : NULL, NULL,
 					 read_slot, emit, o, scratch, st);
+	}
 	kfree(scratch);
 	return ret;
 }
@@ -297,12 +298,59 @@ static void recover_hole_test(struct kunit *test)
 	put(r, 11, true);
 	freeze(r);
 	KUNIT_ASSERT_EQ(test, recover(r, r->mem, o, &st), 0);
+	/* Nothing tells where the hole starts: the open subbuffer is dropped. */
+	KUNIT_EXPECT_EQ(test, st.subbufs[KTRACE_RECOVER_UNCOMMITTED], 1ULL);
+	KUNIT_EXPECT_EQ(test, st.events, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.lost, 12ULL);
 	n = payloads(o, p, PMAX);
-	KUNIT_ASSERT_GE(test, n, 0);
-	/* Whatever is kept is what was committed, in order. */
-	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_EQ(test, p[i], (u32)i);
+	KUNIT_EXPECT_EQ(test, n, 0);
 	KUNIT_EXPECT_EQ(test, st.events + st.lost + r->d->overwritten, r->d->events);
+}
+
+/*
+ * The writer that starts a new use of a slot, stopped between its
+ * reservation and the new header, nested writers committing meanwhile:
+ * the slot still holds the previous use's header, that use is partly
+ * overwritten and was not counted as overwritten.  Its events are lost,
+ * counted; the subbuffer before, never closed, is kept up to its commit.
+ */
+static struct region *nested_r;
+static void *nested_snap;
+
+static void nested_then_crash(struct ktrace_buf *buf)
+{
+	put(nested_r, 9999, true);
+	freeze(nested_r);
+	memcpy(nested_snap, nested_r->mem, REGION);
+}
+
+static void recover_nested_switch_test(struct kunit *test)
+{
+	struct region *r = region_create(test, true);
+	struct ktrace_recover_stats st;
+	struct out *o = r->o;
+	unsigned int i;
+	int n;
+
+	nested_snap = kunit_kzalloc(test, REGION, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nested_snap);
+	nested_r = r;
+	/* Round the ring once, then up to the end of a subbuffer. */
+	for (i = 0; i < NR * SB_SIZE / 8 ||
+	     (local_read(&r->buf->offset) & (SB_SIZE - 1)) + 8 < SB_SIZE; i++)
+		put(r, i, true);
+	r->buf->nested_hook = nested_then_crash;
+	put(r, i, true);
+	KUNIT_ASSERT_NULL(test, r->buf->nested_hook);
+	KUNIT_ASSERT_EQ(test, recover(r, nested_snap, o, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.subbufs[KTRACE_RECOVER_HEADER], 1ULL);
+	KUNIT_EXPECT_EQ(test, st.subbufs[KTRACE_RECOVER_OK], NR - 1);
+	/* The outer event and the nested one, both in the new use, are lost. */
+	KUNIT_EXPECT_EQ(test, st.events + st.lost + r->d->overwritten, r->d->events);
+	n = payloads(o, o->p, PMAX);
+	KUNIT_ASSERT_GT(test, n, 0);
+	/* The newest kept is the last event before the switch. */
+	KUNIT_EXPECT_EQ(test, o->p[n - 1], i - 1);
 }
 
 /* Not frozen (a reset with no panic, or kdump): cut at the commit counts. */
@@ -404,29 +452,42 @@ static void recover_mutation_test(struct kunit *test)
 	prandom_seed_state(&rnd, 26);
 	for (i = 0; i < MUTATIONS; i++) {
 		unsigned int flips = 1 + prandom_u32_state(&rnd) % 4;
-		bool after = i % 4;
+		/* 0: before the freeze; 1: never frozen; 2, 3: after it. */
+		unsigned int when = i % 4;
+		bool after = when >= 2;
 		size_t pos;
 		int ret;
 
 		memcpy(mem, r->mem, REGION);
 		for (j = 0; j < flips; j++) {
-			/* Mostly the data, sometimes the counts or the table. */
+			/* Mostly the data, often the counts, sometimes anywhere. */
 			u32 x = prandom_u32_state(&rnd);
 
-			pos = x % 8 ? TABLE + x % (SB_SIZE * NR) : x % REGION;
+			if (x % 8 == 0)
+				pos = x % REGION;
+			else if (x % 8 <= 2)
+				pos = COUNTS + x % (REGION - COUNTS);
+			else
+				pos = TABLE + x % (SB_SIZE * NR);
 			((u8 *)mem)[pos] ^= 1 + prandom_u32_state(&rnd) % 255;
 		}
 		if (!after) {
-			/* Corrupted before the freeze: summed and sealed with it. */
+			/*
+			 * Corrupted before the freeze, summed and sealed with
+			 * it, or in a table never frozen: only the structural
+			 * checks, and the descriptor's bounds, stand.
+			 */
 			struct ktrace_crash_header *h = mem;
 			struct ktrace_crash_buf *d = mem + sizeof(*h);
 
-			if (ktrace_crash_check_header(h) || ktrace_crash_check_buf(h, d, 0))
-				continue;
-			if (d->sums)
-				ktrace_recover_sums(d, mem + TABLE, mem + TABLE + SB_SIZE * NR,
+			if (when == 1)
+				h->flags &= ~KTRACE_CRASH_FROZEN;
+			if (!ktrace_crash_check_header(h) && !ktrace_crash_check_buf(h, d, 0) &&
+			    d->sums)
+				ktrace_recover_sums(d, mem + d->data, mem + d->commit,
 						    mem + d->sums);
-			h->csum = ktrace_crash_csum(h, d);
+			if (!ktrace_crash_check_header(h))
+				h->csum = ktrace_crash_csum(h, d);
 		}
 		ret = recover(r, mem, o, &st);
 		if (ret) {
@@ -461,6 +522,7 @@ static struct kunit_case ktrace_recover_cases[] = {
 	KUNIT_CASE(recover_drop_test),
 	KUNIT_CASE(recover_uncommitted_test),
 	KUNIT_CASE(recover_hole_test),
+	KUNIT_CASE(recover_nested_switch_test),
 	KUNIT_CASE(recover_unfrozen_test),
 	KUNIT_CASE(recover_table_test),
 	KUNIT_CASE(recover_mutation_test),
