@@ -98,7 +98,7 @@ _ktrace_value()
 		_ktrace_words "drop overwrite hybrid" "$cur" ;;
 	--layout)
 		_ktrace_words "lttng ktrace" "$cur" ;;
-	-o|--output)
+	-o|--output|--vmcore|--kallsyms)
 		# shellcheck disable=SC2207
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	--ctf)
@@ -135,7 +135,9 @@ _ktrace_complete()
 	record)
 		opts="-o --output -e --event -m --mode -b --buffer-kb -t --trigger -w --wait
 		      --no-kernel-addresses --force -z --compress -h --help" ;;
-	extract) opts="-o --output -s --stop --no-kernel-addresses -z --compress -h --help" ;;
+	extract)
+		opts="-o --output -s --stop --last-boot --vmcore --kallsyms --no-kernel-addresses
+		      -z --compress -h --help" ;;
 	slice)
 		opts="--from --to --before --after -o --output -z --compress -h --help" ;;
 	report)

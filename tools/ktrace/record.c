@@ -147,8 +147,7 @@ static void child_restore(const sigset_t *mask)
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
-/* A whole small file, NUL-terminated; NULL if it cannot be read. */
-static char *slurp(const char *path, size_t max)
+char *rec_slurp(const char *path, size_t max)
 {
 	char *buf = malloc(max + 1);
 	size_t len = 0;
@@ -178,7 +177,7 @@ static char *ctl_value(const char *dir, const char *file)
 	char path[4096], *v, *b, *e;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	v = slurp(path, 4096);
+	v = rec_slurp(path, 4096);
 	if (!v)
 		return NULL;
 	v[strcspn(v, "\n")] = '\0';
@@ -436,7 +435,8 @@ static void out_discard(struct recorder *r)
 	r->f = NULL;
 	if (r->tmp && r->complete)
 		fprintf(stderr, "ktrace %s: the whole trace is kept in %s\n", r->cmd, r->tmp);
-	else if (r->tmp && r->stream_bytes)
+	/* An old boot's trace can be read again: nothing to keep. */
+	else if (r->tmp && r->stream_bytes && !r->old_boot)
 		fprintf(stderr,
 			"ktrace %s: a partial trace is kept in %s: the %llu bytes of streams it holds were read out of the kernel\n",
 			r->cmd, r->tmp, r->stream_bytes);
@@ -506,6 +506,17 @@ fail:
 	return -1;
 }
 
+int out_stream(struct recorder *r, unsigned int ch, unsigned int cpu, const void *data,
+	       size_t len)
+{
+	if (section(r, KTF_STREAM, ch, cpu, data, len))
+		return -1;
+	r->stream_bytes += len;
+	r->nr_streams += !r->had_data[ch][cpu];
+	r->had_data[ch][cpu] = true;
+	return 0;
+}
+
 /*
  * Copy what the stream files hold now, until read() returns 0; -1 on an
  * error.  The low channel first: its stream starts with the metadata, which
@@ -523,13 +534,9 @@ static int drain(struct recorder *r)
 				continue;
 			if (cut(r))
 				return -1;
-			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0) {
-				if (section(r, KTF_STREAM, ch, cpu, r->chunk, n))
+			while ((n = read(r->fds[ch][cpu], r->chunk, CHUNK)) > 0)
+				if (out_stream(r, ch, cpu, r->chunk, n))
 					return -1;
-				r->stream_bytes += n;
-				r->nr_streams += !r->had_data[ch][cpu];
-				r->had_data[ch][cpu] = true;
-			}
 			if (n < 0 && errno != EAGAIN && errno != EINTR) {
 				fprintf(stderr, "ktrace %s: %s/%s/cpu%u: %s\n", r->cmd, r->dir,
 					kt_channel_name(ch), cpu, strerror(errno));
@@ -652,7 +659,7 @@ static int add_tasks(struct recorder *r)
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
-		comm = slurp(path, 64);
+		comm = rec_slurp(path, 64);
 		if (!comm)
 			continue;
 		comm[strcspn(comm, "\n")] = '\0';
@@ -681,7 +688,7 @@ static int add_text(struct recorder *r, unsigned int type, const char *file)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", r->dir, file);
-	text = slurp(path, 1 << 20);
+	text = rec_slurp(path, 1 << 20);
 	if (!text)
 		return 0;
 	ret = section(r, type, 0, 0, text, strlen(text));
@@ -774,6 +781,10 @@ int out_begin(struct recorder *r)
 	char text[1024], *ev;
 	int ret = 0;
 
+	/* A kernel that is gone: its uname, none of the running kernel's state. */
+	if (r->old_boot)
+		return r->old_uname ? section(r, KTF_UNAME, 0, 0, r->old_uname,
+					      strlen(r->old_uname)) : 0;
 	if (!uname(&u)) {
 		snprintf(text, sizeof(text), "%s %s %s %s %s\n", u.sysname, u.nodename,
 			 u.release, u.version, u.machine);
@@ -802,17 +813,25 @@ static void out_said(struct recorder *r)
 	unsigned long long events, dropped, over;
 	char path[4096], *stats;
 
-	snprintf(path, sizeof(path), "%s/stats", r->dir);
-	stats = slurp(path, 1 << 20);
-	events = stats_sum(stats, "events");
-	dropped = stats_sum(stats, "dropped");
-	over = stats_sum(stats, "overwritten");
-	free(stats);
-	fprintf(stderr,
-		"ktrace %s: %llu bytes of trace in %s (%u streams): %llu events, %llu saved, %llu lost (%llu dropped, %llu overwritten)",
-		r->cmd, r->stream_bytes, r->out, r->nr_streams, events,
-		events >= dropped + over ? events - dropped - over : 0, dropped + over, dropped,
-		over);
+	if (r->old_boot) {
+		/* info's sums: subbuffers kept, events kept, events lost. */
+		crash_info_totals(r->old_stats, &events, &dropped, &over);
+		fprintf(stderr,
+			"ktrace %s: %llu bytes of trace in %s (%u streams): %llu subbuffers kept, %llu events, %llu lost",
+			r->cmd, r->stream_bytes, r->out, r->nr_streams, events, dropped, over);
+	} else {
+		snprintf(path, sizeof(path), "%s/stats", r->dir);
+		stats = rec_slurp(path, 1 << 20);
+		events = stats_sum(stats, "events");
+		dropped = stats_sum(stats, "dropped");
+		over = stats_sum(stats, "overwritten");
+		free(stats);
+		fprintf(stderr,
+			"ktrace %s: %llu bytes of trace in %s (%u streams): %llu events, %llu saved, %llu lost (%llu dropped, %llu overwritten)",
+			r->cmd, r->stream_bytes, r->out, r->nr_streams, events,
+			events >= dropped + over ? events - dropped - over : 0, dropped + over,
+			dropped, over);
+	}
 	if (r->compress)
 		fprintf(stderr, "; zstd -%d: %lld bytes", r->compress, r->compressed);
 	fputc('\n', stderr);
@@ -829,7 +848,7 @@ char *stats_counters(const char *dir)
 	const char *line, *e;
 
 	snprintf(path, sizeof(path), "%s/stats", dir);
-	stats = slurp(path, 1 << 20);
+	stats = rec_slurp(path, 1 << 20);
 	out = stats ? malloc(strlen(stats) + 1) : NULL;
 	if (!out) {
 		free(stats);
@@ -866,7 +885,7 @@ static bool changed_while_read(struct recorder *r)
 	char *now;
 	bool same;
 
-	if (!r->extract)
+	if (!r->extract || r->old_boot)
 		return false;
 	now = stats_counters(r->dir);
 	same = now && r->stats_before && !strcmp(now, r->stats_before);
@@ -890,10 +909,11 @@ int rec_compress_opt(struct recorder *r, const char *arg)
  */
 int out_finish(struct recorder *r, bool hide)
 {
-	if (open_streams(r) < 0 || drain(r))
+	if (r->dir && (open_streams(r) < 0 || drain(r)))
 		goto fail;
 	if (r->extract && !r->stream_bytes) {
-		fprintf(stderr,
+		fprintf(stderr, r->old_boot ?
+			"ktrace %s: no subbuffer of the old kernel's trace was kept: nothing saved\n" :
 			"ktrace %s: the buffers are empty: already read? (the stream files are consuming)\n",
 			r->cmd);
 		goto fail;
@@ -901,7 +921,10 @@ int out_finish(struct recorder *r, bool hide)
 	/* record: the names and triggers of the end (extract wrote them first). */
 	if ((!r->extract && (add_tasks(r) || add_text(r, KTF_COMMS, "comms") ||
 			     add_text(r, KTF_TRIGGERS, "triggers"))) ||
-	    add_text(r, KTF_STATS, "stats") || cut(r) || changed_while_read(r))
+	    (r->old_boot && r->old_stats &&
+	     section(r, KTF_STATS, 0, 0, r->old_stats, strlen(r->old_stats))) ||
+	    (!r->old_boot && add_text(r, KTF_STATS, "stats")) || cut(r) ||
+	    changed_while_read(r))
 		goto fail;
 	/* The end (trace.h); the symbols are added before it. */
 	if (section(r, KTF_END, 0, 0, NULL, 0))
@@ -998,6 +1021,8 @@ void recorder_free(struct recorder *r)
 	if (r->direct >= 0)
 		close(r->direct);
 	free(r->out_real);
+	free(r->old_uname);
+	free(r->old_stats);
 	free(r->stats_before);
 	free(r->chunk);
 	free(r);
@@ -1119,7 +1144,7 @@ static unsigned int trigger_delay(const char *dir, const char *kind)
 	unsigned int ms = 0;
 
 	snprintf(path, sizeof(path), "%s/triggers", dir);
-	armed = slurp(path, 1 << 16);
+	armed = rec_slurp(path, 1 << 16);
 	for (line = armed && *armed ? armed : NULL; line; line = next_line(line)) {
 		if (trigger_kind_len(line) == len && !strncmp(line, kind, len)) {
 			d = strstr(line, " delay=");
@@ -1319,7 +1344,7 @@ static void progress(const struct recorder *r)
 	unsigned long long events, lost;
 
 	snprintf(path, sizeof(path), "%s/stats", r->dir);
-	stats = slurp(path, 1 << 20);
+	stats = rec_slurp(path, 1 << 20);
 	events = stats_sum(stats, "events");
 	lost = stats_sum(stats, "dropped") + stats_sum(stats, "overwritten");
 	free(stats);
@@ -1569,7 +1594,7 @@ static int rec_check_triggers(struct rec_args *a)
 		fprintf(stderr, "ktrace record: %s: path too long\n", a->r->dir);
 		return 1;
 	}
-	armed = slurp(path, 1 << 16);
+	armed = rec_slurp(path, 1 << 16);
 	if (!armed) {
 		fprintf(stderr, "ktrace record: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -1598,7 +1623,7 @@ static bool trace_unsaved(const char *dir)
 	bool unsaved = false;
 
 	if (snprintf(path, sizeof(path), "%s/stats", dir) < (int)sizeof(path))
-		stats = slurp(path, 1 << 20);
+		stats = rec_slurp(path, 1 << 20);
 	for (line = stats; line && *line && !unsaved; line = next_line(line))
 		unsaved = !strncmp(line, "unsaved 1\n", 10);
 	free(stats);
@@ -1693,7 +1718,7 @@ static void rec_check_wait(struct recorder *r)
 	const char *line;
 
 	if (snprintf(path, sizeof(path), "%s/triggers", r->dir) < (int)sizeof(path))
-		now = slurp(path, 1 << 16);
+		now = rec_slurp(path, 1 << 16);
 	for (line = now && *now ? now : NULL; line && !stops; line = next_line(line))
 		stops = strstr(line, "action=stop") &&
 			strstr(line, "action=stop") < line + strcspn(line, "\n");

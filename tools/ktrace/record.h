@@ -36,7 +36,20 @@ struct recorder {
 	char *stats_before;		/* extract: the counters before reading */
 	int compress;			/* -z: the zstd level, or 0 */
 	long long compressed;		/* -z: the file's size */
+	/*
+	 * extract --last-boot and --vmcore: a trace of a kernel that is gone.
+	 * Its uname and stats texts are given (the stats: last_boot/info,
+	 * or the same lines made from a vmcore); no task, comm, trigger or
+	 * event list of the running kernel goes in; streams are read from
+	 * dir, if set (last_boot/), else given with out_stream().
+	 */
+	bool old_boot;
+	char *old_uname;		/* allocated */
+	char *old_stats;		/* allocated */
 };
+
+/* A whole small file, NUL-terminated; NULL if it cannot be read. */
+char *rec_slurp(const char *path, size_t max);
 
 /* -z, --compress[=LEVEL] of record and extract, in @r; 0 or EXIT_USAGE. */
 int rec_compress_opt(struct recorder *r, const char *arg);
@@ -68,8 +81,24 @@ int out_begin(struct recorder *r);
  * device or fifo: out_deliver() then copies it).
  */
 int out_finish(struct recorder *r, bool hide);
+/* One stream section of channel @ch, CPU @cpu (extract --vmcore); 0 or -1. */
+int out_stream(struct recorder *r, unsigned int ch, unsigned int cpu, const void *data,
+	       size_t len);
+/* The totals of "buf ... kept=K events=N lost=M" lines of an info text. */
+void crash_info_totals(const char *info, unsigned long long *kept,
+		       unsigned long long *events, unsigned long long *lost);
 int out_deliver(struct recorder *r);
 struct recorder *recorder_new(const char *cmd);
 void recorder_free(struct recorder *r);
+
+/*
+ * extract of a kernel that is gone (extract.c): its uname in @r, and the
+ * symbols its addresses resolve to (kt_symbols_source()).  0, or -1 after
+ * saying why (@hide without the means to hide).
+ */
+int old_kernel(struct recorder *r, const char *release, const char *build,
+	       uint64_t text_addr, const char *kallsyms, bool hide);
+/* extract --vmcore (vmcore.c): the trace of the kernel of a vmcore. */
+int extract_vmcore(struct recorder *r, const char *path, const char *kallsyms, bool hide);
 
 #endif /* KTRACE_RECORD_H */

@@ -82,6 +82,13 @@ struct kallsyms {
 	uint64_t core_end;		/* _end, or the core's last symbol */
 };
 
+/* kt_symbols_source(): a kernel that is gone, its symbols from @path. */
+static struct {
+	bool set;
+	const char *path;		/* NULL: none */
+	uint64_t delta;			/* added to each core kernel address */
+} ksrc;
+
 /* Beyond the highest symbol, what the range still covers: 1 MiB. */
 #define KT_RANGE_SLACK		(1024ULL * 1024)
 
@@ -173,8 +180,11 @@ static int kallsyms_read(struct kallsyms *ks, const char *path, const char *what
 		addr = strtoull(p, &end_p, 16);
 		/* "ADDR T NAME": a type letter between single spaces. */
 		if (end_p != p && end_p[0] == ' ' && end_p[1] && end_p[2] == ' ' && end_p[3] &&
-		    end_p[1] != 'a' && end_p[1] != 'A') {
+		    end_p[1] != 'a' && end_p[1] != 'A' &&
+		    !(ksrc.set && strchr(end_p + 3, '\t'))) {
 			name = end_p + 3;
+			if (addr)
+				addr += ksrc.delta;
 			if (n == nmax) {
 				struct ksym *ns;
 
@@ -609,11 +619,39 @@ fail:
 }
 
 /* /proc/kallsyms, or the file $KTRACE_KALLSYMS names. */
-static const char *kallsyms_path(void)
+const char *kt_kallsyms_default(void)
 {
 	const char *kpath = getenv("KTRACE_KALLSYMS");
 
 	return kpath && *kpath ? kpath : "/proc/kallsyms";
+}
+
+/* kt_kallsyms_default(), or what kt_symbols_source() set (NULL: none). */
+static const char *kallsyms_path(void)
+{
+	return ksrc.set ? ksrc.path : kt_kallsyms_default();
+}
+
+void kt_symbols_source(const char *path, uint64_t delta)
+{
+	ksrc.set = true;
+	ksrc.path = path;
+	ksrc.delta = delta;
+}
+
+uint64_t kt_symbols_text_addr(const char *path)
+{
+	unsigned long long addr, found = 0;
+	char line[512], type;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c _text%c", &addr, &type, &type) == 3 && type == '\n')
+			found = addr;
+	fclose(f);
+	return found;
 }
 
 /**
@@ -631,6 +669,12 @@ int kt_symbols_can_hide(const char *cmd)
 	char *what = NULL;
 	int ret;
 
+	if (ksrc.set && !ksrc.path) {
+		fprintf(stderr,
+			"ktrace %s --no-kernel-addresses needs the kernel's address range: no kallsyms of the traced kernel\n",
+			cmd);
+		return -1;
+	}
 	if (asprintf(&what, "ktrace %s --no-kernel-addresses needs the kernel's address range",
 		     cmd) < 0)
 		what = NULL;
@@ -672,8 +716,8 @@ int kt_symbols_save(const char *path, bool hide)
 
 	if (kt_open(&t, path))
 		return -1;
-	have_ks = !kallsyms_read(&ks, kpath, hide ? "no kernel address range" :
-				 "symbols not saved");
+	have_ks = kpath && !kallsyms_read(&ks, kpath, hide ? "no kernel address range" :
+					  "symbols not saved");
 	if (hide && !have_ks) {
 		/* Without the range, undecoded data may hold addresses. */
 		fprintf(stderr, "ktrace: %s: kernel addresses cannot be hidden without kallsyms\n",

@@ -329,6 +329,17 @@ const char *kt_dir(void);
 int kt_symbols_save(const char *path, bool hide);
 /* Whether kt_symbols_save() can hide (kallsyms gives the kernel's range). */
 int kt_symbols_can_hide(const char *cmd);
+/*
+ * The symbols of a kernel that is gone (extract --last-boot, --vmcore):
+ * from then on kt_symbols_save() reads @path (NULL: no symbols at all,
+ * without a warning), its core kernel's addresses moved by @delta, and
+ * leaves out its modules' symbols (the old kernel's modules were elsewhere).
+ */
+void kt_symbols_source(const char *path, uint64_t delta);
+/* The kallsyms file kt_symbols_save() reads unless told: $KTRACE_KALLSYMS. */
+const char *kt_kallsyms_default(void);
+/* The address of _text in the kallsyms or System.map at @path; 0 if none. */
+uint64_t kt_symbols_text_addr(const char *path);
 
 /*
  * Trace files compressed with zstd (compress.c), recognized by their magic:

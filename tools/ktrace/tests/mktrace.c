@@ -22,7 +22,8 @@
  *
  * With "dir DIR", each stream's bytes are also written to
  * DIR/CHANNEL/cpuN (DIR/high/cpu1, ...), as ktrace's relay files give
- * them, for ktrace extract and record to read from a fake $KTRACE_DIR.
+ * them, for ktrace extract and record to read from a fake $KTRACE_DIR;
+ * $MKTRACE_DIR does the same for any trace.
  *
  * The trace has: metadata for a clock of 2.5 GHz with shift 7 (51.2 ns
  * per unit, so that expected times are exact integers), a compact event
@@ -2616,6 +2617,10 @@ int main(int argc, char **argv)
 	};
 	bool with_trigger = true;
 
+	/* $MKTRACE_DIR: "dir DIR" for the other traces (t-crash.sh: symbols). */
+	stream_dir = getenv("MKTRACE_DIR");
+	if (stream_dir)
+		mkdir(stream_dir, 0755);
 	if (argc >= 4 && (!strcmp(argv[3], "symbols") || !strcmp(argv[3], "badsymbols") ||
 			  !strcmp(argv[3], "undecoded") || !strcmp(argv[3], "timers") ||
 			  !strcmp(argv[3], "longstr") || !strcmp(argv[3], "blockkeys") ||

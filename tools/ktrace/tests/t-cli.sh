@@ -512,6 +512,13 @@ result "completion: record -m o -> overwrite" $?
 	[ "$(complete_as 'COMP_WORDS=(ktrace latency i); COMP_CWORD=2')" = "irq irqsoff" ] &&
 	[ "$(complete_as 'COMP_WORDS=(ktrace latency block --t); COMP_CWORD=3')" = "--top" ]
 result "completion: latency -> its kinds, then its options" $?
+: >"$tmp/comp-vmcore.core"
+[ "$(complete_as 'COMP_WORDS=(ktrace extract --l); COMP_CWORD=2')" = "--last-boot" ] &&
+	[ "$(complete_as 'COMP_WORDS=(ktrace extract --v); COMP_CWORD=2')" = "--vmcore" ] &&
+	[ "$(complete_as 'COMP_WORDS=(ktrace extract --k); COMP_CWORD=2')" = "--kallsyms" ] &&
+	[ "$(complete_as "COMP_WORDS=(ktrace extract --vmcore $tmp/comp-vm); COMP_CWORD=3")" = \
+	  "$tmp/comp-vmcore.core" ]
+result "completion: extract --last-boot, --vmcore FILE, --kallsyms" $?
 # An analysis host (no ktrace there): -e of report from the trace file given.
 export ZT=$tmp/s.dat
 [ "$(KTRACE_DIR=$tmp/none PATH="$(dirname "$bin"):$PATH" bash -c \
