@@ -912,10 +912,14 @@ int out_finish(struct recorder *r, bool hide)
 	if (r->dir && (open_streams(r) < 0 || drain(r)))
 		goto fail;
 	if (r->extract && !r->stream_bytes) {
-		fprintf(stderr, r->old_boot ?
-			"ktrace %s: no subbuffer of the old kernel's trace was kept: nothing saved\n" :
-			"ktrace %s: the buffers are empty: already read? (the stream files are consuming)\n",
-			r->cmd);
+		if (r->old_boot)
+			fprintf(stderr,
+				"ktrace %s: no subbuffer of the old kernel's trace was kept: nothing saved\n",
+				r->cmd);
+		else
+			fprintf(stderr,
+				"ktrace %s: the buffers are empty: already read? (the stream files are consuming)\n",
+				r->cmd);
 		goto fail;
 	}
 	/* record: the names and triggers of the end (extract wrote them first). */
