@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host tests of .ci/boot with the built guest: a hung guest fails within its
 # timeout and leaves no QEMU behind, a panicking guest fails with the tail of
-# its console, an unknown job fails with its status.  KTAP.
+# its console, one that panics again after each reset (BOOT_REBOOT) is
+# stopped at its first extra boot, an unknown job fails with its status.
+# KTAP.
 set -u
 ci=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
@@ -33,6 +35,9 @@ expect "a hung guest fails within its timeout" 1 \
 	BOOT_APPEND="rdinit=/bin/busybox -- sleep 1000"
 expect "a panicking guest fails and shows its console" 1 \
 	'Kernel panic' -- BOOT_TIMEOUT=60 BOOT_APPEND="rdinit=/nonexistent"
+expect "a guest that panics at every boot is stopped at boot 3" 1 \
+	'rebooted in a loop: more than 2 boots' -- BOOT_TIMEOUT=120 BOOT_REBOOT=1 \
+	BOOT_APPEND="rdinit=/nonexistent"
 expect "an unknown job fails with status 127" 127 \
 	'status 127' -- BOOT_TIMEOUT=60
 echo "1..$n"

@@ -67,8 +67,12 @@
 static char ktrace_persist_label[32];
 module_param_string(persist, ktrace_persist_label, sizeof(ktrace_persist_label), 0400);
 
-/* In the kernel image, where vmcoreinfo's KTRACE_CRASH= points. */
-static struct ktrace_crash_anchor ktrace_crash_anchor = {
+/*
+ * In the kernel image, where vmcoreinfo's KTRACE_CRASH= points.  Nothing
+ * in the kernel reads it: without CONFIG_VMCORE_INFO the compiler would
+ * drop it, and a reader scanning memory for its magic would find nothing.
+ */
+static struct ktrace_crash_anchor ktrace_crash_anchor __used = {
 	.magic = KTRACE_CRASH_ANCHOR_MAGIC,
 	.magic2 = ~KTRACE_CRASH_ANCHOR_MAGIC,
 };

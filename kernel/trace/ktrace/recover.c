@@ -351,8 +351,14 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
 	int reason;
 
 	memset(s, 0, sizeof(*s));
-	if (!commit)
-		return KTRACE_RECOVER_EMPTY;
+	/*
+	 * Never written: neither parity counted an event.  A count of zero
+	 * with events counted is a count that did not survive.
+	 */
+	if (!commit) {
+		s->lost = sb_events[2 * slot] + sb_events[2 * slot + 1];
+		return s->lost ? KTRACE_RECOVER_COMMIT : KTRACE_RECOVER_EMPTY;
+	}
 	/* Complete at (use + 1) << sb_shift, else open in use commit >> sb_shift. */
 	s->open = commit & (sb_size - 1);
 	use = (commit >> b->sb_shift) - !s->open;
@@ -440,11 +446,11 @@ static int ktrace_recover_slot(const struct ktrace_crash_header *h,
  * @st: what was found, added to
  *
  * Every slot is checked twice: once to find the oldest kept, once to
- * keep it and those after it.  Subbuffers come out oldest first.  An open subbuffer gets its data size
- * (and, if the table is frozen, the loss counts of the freeze) in its
- * header; if the table is not frozen, its loss counts are those of the
- * kept subbuffer before it.  A slot @read fails on is counted as a header
- * failure.
+ * keep it and those after it.  Subbuffers come out oldest first.  An open
+ * subbuffer gets its data size (and, if the table is frozen, the loss
+ * counts of the freeze) in its header; if the table is not frozen, its
+ * loss counts are those of the kept subbuffer before it.  A slot @read
+ * fails on is counted as a header failure.
  *
  * Return: 0, or the first error of @emit.
  */

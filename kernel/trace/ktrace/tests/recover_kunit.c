@@ -370,6 +370,28 @@ static void recover_unfrozen_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.lost, 0ULL);
 }
 
+/* A commit count zeroed after the freeze: the slot's events lost, counted. */
+static void recover_commit_zeroed_test(struct kunit *test)
+{
+	struct region *r = region_create(test, true);
+	struct ktrace_recover_stats st;
+	unsigned int i, empty = 0;
+	u64 *commit;
+
+	for (i = 0; i < 100; i++)
+		put(r, i, true);
+	freeze(r);
+	commit = r->mem + r->d->commit;
+	for (i = 0; i < NR; i++)
+		empty += !commit[i];
+	commit[0] = 0;
+	KUNIT_ASSERT_EQ(test, recover(r, r->mem, r->o, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.subbufs[KTRACE_RECOVER_COMMIT], 1ULL);
+	KUNIT_EXPECT_EQ(test, st.subbufs[KTRACE_RECOVER_EMPTY], (u64)empty);
+	KUNIT_EXPECT_GT(test, st.lost, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.events + st.lost + r->d->overwritten, r->d->events);
+}
+
 /* Tables that must not be believed. */
 static void recover_table_test(struct kunit *test)
 {
@@ -524,6 +546,7 @@ static struct kunit_case ktrace_recover_cases[] = {
 	KUNIT_CASE(recover_hole_test),
 	KUNIT_CASE(recover_nested_switch_test),
 	KUNIT_CASE(recover_unfrozen_test),
+	KUNIT_CASE(recover_commit_zeroed_test),
 	KUNIT_CASE(recover_table_test),
 	KUNIT_CASE(recover_mutation_test),
 	{}
