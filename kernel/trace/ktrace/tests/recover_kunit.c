@@ -163,6 +163,9 @@ static int recover(struct region *r, void *mem, struct out *o,
 	if (!scratch)
 		return -ENOMEM;
 	ret = ktrace_crash_check_header(h);
+	/* As persist.c: the table is the region's, and in it. */
+	if (!ret && h->size != REGION)
+		ret = -EBADMSG;
 	if (!ret && ktrace_crash_csum(h, d) != h->csum)
 		ret = -EBADMSG;
 	if (!ret)
@@ -396,8 +399,8 @@ static void recover_commit_zeroed_test(struct kunit *test)
 static void recover_table_test(struct kunit *test)
 {
 	struct region *r = region_create(test, true);
+	struct ktrace_crash_buf d, *dd;
 	struct ktrace_crash_header h;
-	struct ktrace_crash_buf d;
 
 	put(r, 1, true);
 	freeze(r);
@@ -421,10 +424,13 @@ static void recover_table_test(struct kunit *test)
 	d.sb_shift = 0;
 	KUNIT_EXPECT_EQ(test, ktrace_crash_check_buf(r->h, &d, 0), -ENOENT);
 	KUNIT_EXPECT_EQ(test, ktrace_crash_check_buf(r->h, r->d, 0), 0);
-	/* One byte of a descriptor changed: the checksum says so. */
-	d = *r->d;
-	d.events++;
-	KUNIT_EXPECT_NE(test, ktrace_crash_csum(r->h, &d), r->h->csum);
+	/* One byte of a descriptor changed: the checksum (of all) says so. */
+	dd = kunit_kmalloc_array(test, r->h->nr_bufs, sizeof(*dd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dd);
+	memcpy(dd, r->d, r->h->nr_bufs * sizeof(*dd));
+	KUNIT_EXPECT_EQ(test, ktrace_crash_csum(r->h, dd), r->h->csum);
+	dd[0].events++;
+	KUNIT_EXPECT_NE(test, ktrace_crash_csum(r->h, dd), r->h->csum);
 }
 
 /* Whether @sb (len bytes) is one of the subbuffers kept from the intact region. */
@@ -504,11 +510,11 @@ static void recover_mutation_test(struct kunit *test)
 
 			if (when == 1)
 				h->flags &= ~KTRACE_CRASH_FROZEN;
-			if (!ktrace_crash_check_header(h) && !ktrace_crash_check_buf(h, d, 0) &&
-			    d->sums)
+			if (!ktrace_crash_check_header(h) && h->size == REGION &&
+			    !ktrace_crash_check_buf(h, d, 0) && d->sums)
 				ktrace_recover_sums(d, mem + d->data, mem + d->commit,
 						    mem + d->sums);
-			if (!ktrace_crash_check_header(h))
+			if (!ktrace_crash_check_header(h) && h->size == REGION)
 				h->csum = ktrace_crash_csum(h, d);
 		}
 		ret = recover(r, mem, o, &st);
