@@ -135,20 +135,29 @@ awk 'function out() { if (pid != "") print pid, w + 0, wt + 0, s + 0, b + 0 }
 
 # One line per task of the workload: the figures side by side and the
 # verdict.  A difference is allowed TOL_NS per event (each wait or sleep
-# ended) plus 0.5% of trace-cmd's figure.
-awk -v tol="$TOL_NS" 'function ok(k, t, n) { d = k - t; if (d < 0) d = -d
-		return d <= tol * (n + 1) + t / 200 }
+# ended) plus 0.5% of trace-cmd's figure.  The guest's vCPU is a host
+# thread: the host can take the CPU away between ftrace's probe and
+# ktrace's, irqs off or not, and one event's two stamps are then a host
+# time slice apart (310 us in one run of 10 under TCG).  That event ends
+# one interval and starts another (a wakeup: a sleep and a wait; a
+# switch: prev's sleep and next's wait), so two figures of the run may be
+# off by up to SLICE_NS more (outliers); a third, or a count that
+# differs, fails.
+SLICE_NS=${SLICE_NS:-4000000}
+awk -v tol="$TOL_NS" -v slice="$SLICE_NS" 'function off(k, t, n) { d = k - t; if (d < 0) d = -d
+		d -= tol * (n + 1) + t / 200; return d <= 0 ? 0 : d <= slice ? 1 : 99 }
 	FILENAME == ARGV[1] { first[$1] = $2; next }
 	FILENAME == ARGV[2] { if ($1 in first) { comm[$1] = $2; kw[$1] = $3; kwt[$1] = $4
 		ks[$1] = $5; kb[$1] = $6 }; next }
 	($1 in comm) { p = $1; seen++
-		v = (kw[p] == $2 + 1) && ok(kwt[p], $3 + first[p], $2) &&
-			ok(ks[p], $4, kw[p]) && ok(kb[p], $5, kw[p])
+		o = off(kwt[p], $3 + first[p], $2) + off(ks[p], $4, kw[p]) + off(kb[p], $5, kw[p])
+		v = (kw[p] == $2 + 1) && outliers + o <= 2
+		outliers += v * o
 		bad += !v
 		printf "pid=%s comm=%s waits %d/%d+1 wait %d/%d+%d", p, comm[p], kw[p], $2,
 			kwt[p], $3, first[p]
 		printf " sleep %d/%d blocked %d/%d ns%s\n", ks[p], $4, kb[p], $5,
-			v ? "" : " DIFFERS" }
+			v ? o ? " OUTLIER" : "" : " DIFFERS" }
 	END { printf "%d %d\n", seen, bad + 0 > "/dev/stderr" }' \
 	"$TMP/tasks" "$TMP/k.tab" "$TMP/tc.tab" >"$TMP/cmp" 2>"$TMP/cmp.sum"
 while read -r l; do ktap_print_msg "ktrace/trace-cmd: $l"; done <"$TMP/cmp"
