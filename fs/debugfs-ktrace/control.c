@@ -474,6 +474,7 @@ static int __init ktrace_debugfs_init(void)
 	ktrace_fs_events_init(ktrace_dir);
 	ktrace_fs_triggers_init(ktrace_dir);
 	ktrace_fs_persist_init(ktrace_dir);
+	ktrace_fs_cluster_init(ktrace_dir);
 	ktrace_fs_register(&ktrace_fs_ops);
 	return 0;
 }

@@ -21,6 +21,9 @@ int ktrace_ctl_get_bool(const char __user *ubuf, size_t cnt, bool *on);
 char *ktrace_ctl_get_text(const char __user *ubuf, size_t cnt, size_t max,
 			  size_t *len);
 
+/* cluster.c */
+void ktrace_fs_cluster_init(struct dentry *parent);
+
 /* events.c */
 struct ktrace_event;
 void ktrace_fs_events_init(struct dentry *parent);

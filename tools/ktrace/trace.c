@@ -1851,6 +1851,11 @@ int64_t kt_real_ns(const struct kt_trace *t, uint64_t ns)
 
 	if (t->have_clock && t->clock.ref_real_ns)
 		v += (__int128)t->clock.ref_real_ns - t->clock.ref_mono_ns;
+	if (t->align_ns || t->drift) {
+		double dx = (double)(v - t->drift_x0);
+
+		v += t->align_ns + (__int128)(t->drift * dx);
+	}
 	if (v > INT64_MAX)
 		return INT64_MAX;
 	return v < INT64_MIN ? INT64_MIN : (int64_t)v;
@@ -1994,7 +1999,9 @@ int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg)
  * @nr: how many files (0: the default file)
  * @paths: their names
  *
- * Several traces are merged on CLOCK_REALTIME, which each must then have.
+ * Several traces are merged on CLOCK_REALTIME, which each must then have,
+ * aligned on the first by their cluster messages if they have some
+ * (kt_set_align()).
  *
  * Return: 0; 1 after saying why on stderr (a file), 2 (a usage error).
  */
@@ -2042,7 +2049,7 @@ int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths)
 			return 1;
 		}
 	}
-	return 0;
+	return s->nr > 1 ? kt_set_align(s, cmd) : 0;
 }
 
 void kt_set_close(struct kt_set *s)

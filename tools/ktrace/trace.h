@@ -207,6 +207,13 @@ struct kt_trace {
 	/* With other traces (struct kt_set): --offset, and the machine's name. */
 	int64_t offset_ns;
 	char host[72];			/* nodename (65) or file name */
+	/*
+	 * Aligned on the first trace of the set (kt_set_align()): CLOCK_REALTIME
+	 * x (--offset included) becomes x + align_ns + drift * (x - drift_x0).
+	 */
+	int64_t align_ns;
+	double drift;
+	int64_t drift_x0;
 };
 
 /* What one stream's subbuffer headers said. */
@@ -273,6 +280,8 @@ int kt_set_offset(struct kt_set *s, const char *cmd, const char *arg);
 int kt_set_open(struct kt_set *s, const char *cmd, int nr, char **paths);
 void kt_set_close(struct kt_set *s);
 int kt_set_merge(struct kt_set *s, kt_record_fn fn, void *arg);
+/* align.c: put the traces on the first's time base from their cluster messages. */
+int kt_set_align(struct kt_set *s, const char *cmd);
 /* "2.5ms": ns, us, ms or s after a number; nanoseconds, or -1. */
 int64_t kt_parse_duration(const char *s);
 /* A CLOCK_MONOTONIC time of @t, its offset added (one file), saturated. */

@@ -600,4 +600,49 @@ struct ktrace_crash_anchor {
 	__u64 size;
 };
 
+/*
+ * The cluster messages (CONFIG_KTRACE_CLUSTER): one UDP datagram of
+ * exactly sizeof(struct ktrace_cluster_msg) bytes, every integer
+ * big-endian, whatever the machines' byte order.
+ */
+#define KTRACE_CLUSTER_MAGIC	0x4b54434cU	/* "KTCL" */
+#define KTRACE_CLUSTER_VERSION	1
+#define KTRACE_CLUSTER_PORT	6363
+#define KTRACE_CLUSTER_NAME_LEN	16
+#define KTRACE_CLUSTER_REASON_LEN	64
+
+/* enum ktrace_cluster_type: what a cluster message is */
+#define KTRACE_CLUSTER_TRIGGER	1	/* freeze: a trigger fired at the origin */
+#define KTRACE_CLUSTER_BEACON	2	/* time base: its arrivals are recorded */
+
+/**
+ * struct ktrace_cluster_msg - a cluster message, 132 bytes
+ * @magic: KTRACE_CLUSTER_MAGIC
+ * @version: KTRACE_CLUSTER_VERSION
+ * @type: KTRACE_CLUSTER_TRIGGER or KTRACE_CLUSTER_BEACON
+ * @reserved: zero
+ * @origin_id: the sender's id (its IPv4 address)
+ * @origin: the sender's name, NUL-padded
+ * @seq: the sender's sequence number: its CLOCK_REALTIME in ns when it
+ *	joined the group, plus one per message sent
+ * @sent_ns: the sender's CLOCK_REALTIME in ns when it sent the message
+ * @trigger: KTRACE_CLUSTER_TRIGGER: the trigger that fired, NUL-padded
+ * @reason: KTRACE_CLUSTER_TRIGGER: its reason, cut, NUL-padded
+ * @mac: SipHash-2-4 of every byte before it, under the group's 128-bit key
+ *	(its two halves the key's first and last 8 bytes, little-endian)
+ */
+struct ktrace_cluster_msg {
+	__be32 magic;
+	__u8 version;
+	__u8 type;
+	__be16 reserved;
+	__be32 origin_id;
+	char origin[KTRACE_CLUSTER_NAME_LEN];
+	__be64 seq;
+	__be64 sent_ns;
+	char trigger[KTRACE_CLUSTER_NAME_LEN];
+	char reason[KTRACE_CLUSTER_REASON_LEN];
+	__be64 mac;
+} __attribute__((packed));
+
 #endif /* _UAPI_LINUX_KTRACE_H */

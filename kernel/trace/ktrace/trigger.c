@@ -170,6 +170,9 @@ static int ktrace_trigger_hook(struct ktrace_trigger *t)
 	case KTRACE_TRIG_KERNEL:
 		/* The file, __warn() and ktrace_trigger() find it in its slot. */
 		return 0;
+	case KTRACE_TRIG_CLUSTER:
+		/* The receiver of the group's messages finds it in its slot. */
+		return IS_ENABLED(CONFIG_KTRACE_CLUSTER) ? 0 : -EOPNOTSUPP;
 	}
 	/* oops, panic, latency: their provider, if there is one. */
 	if (!ops)

@@ -21,6 +21,7 @@ enum ktrace_trigger_kind {
 	KTRACE_TRIG_USER,
 	KTRACE_TRIG_WARN,	/* WARN(), from __warn() */
 	KTRACE_TRIG_KERNEL,	/* ktrace_trigger(), from kernel code */
+	KTRACE_TRIG_CLUSTER,	/* a trigger message from the group */
 	KTRACE_TRIG_LATENCY,
 	KTRACE_NR_TRIG_KINDS,
 };

@@ -16,6 +16,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 
+#include "cluster.h"
 #include "ktrace_internal.h"
 #include "trigger.h"
 
@@ -52,7 +53,8 @@ static struct notifier_block ktrace_die_nb = {
  * events go to the console.  The dump is printed even when the trace was
  * frozen before (an oops trigger, then panic_on_oops).  Interrupts are off
  * and the other CPUs stopped, maybe holding any lock: nothing here takes
- * one (see ktrace_ascii_dump()).
+ * one (see ktrace_ascii_dump()), but for the cluster's message, sent last
+ * through netpoll, which tries the device's transmit lock and polls it.
  */
 static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void *data)
 {
@@ -89,6 +91,12 @@ static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void 
 	ktrace_crash_freeze("panic");
 	if (t)
 		ktrace_ascii_dump(t->dump, t->spec.last);
+	/*
+	 * The group freezes too, if no trigger message went out already:
+	 * last, as netconsole sends last, because netpoll may spin on a
+	 * transmit lock a stopped CPU holds (cluster_net.c).
+	 */
+	ktrace_cluster_crash("panic", data);
 	rcu_read_unlock();
 	return NOTIFY_DONE;
 }

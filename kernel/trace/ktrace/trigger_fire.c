@@ -44,6 +44,7 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/ktrace.h>
 
+#include "cluster.h"
 #include "event.h"
 #include "ktrace_internal.h"
 #include "trigger.h"
@@ -475,6 +476,13 @@ int ktrace_trigger_fire(struct ktrace_trigger *t,
 		}
 		/* The stores above before it: pairs with atomic_xchg() in the irq_work. */
 		atomic_set_release(&ktrace_stop_requested, 1);
+		/*
+		 * Tell the group, if there is one; not a message from it.  An
+		 * oops fires on the dying CPU, from the die notifier.
+		 */
+		if (t->spec.kind != KTRACE_TRIG_CLUSTER)
+			ktrace_cluster_send_trigger(name, rec->reason,
+						    t->spec.kind == KTRACE_TRIG_OOPS);
 	}
 	ktrace_trigger_log(rec, len, now);
 	/*

@@ -6,7 +6,7 @@
  *   KIND [count=N] [delay=MS] [action=stop|mark] [nr=SYSCALL] [last=N]
  *   !KIND
  *
- * KIND is oom, oops, panic, hung_task, user, warn, kernel or
+ * KIND is oom, oops, panic, hung_task, user, warn, kernel, cluster or
  * latency:LAT>DURATION with LAT
  * one of block, wakeup, syscall, irq and DURATION a number with a unit
  * (ns, us, ms, s).  SYSCALL is a number, or on x86-64 a name of
@@ -31,6 +31,7 @@ static const char * const ktrace_trigger_kinds[KTRACE_NR_TRIG_KINDS] = {
 	[KTRACE_TRIG_USER] = "user",
 	[KTRACE_TRIG_WARN] = "warn",
 	[KTRACE_TRIG_KERNEL] = "kernel",
+	[KTRACE_TRIG_CLUSTER] = "cluster",
 	[KTRACE_TRIG_LATENCY] = "latency",
 };
 
@@ -42,6 +43,7 @@ static const char * const ktrace_trigger_slot_names[KTRACE_NR_TRIG_SLOTS] = {
 	[KTRACE_TRIG_USER] = "user",
 	[KTRACE_TRIG_WARN] = "warn",
 	[KTRACE_TRIG_KERNEL] = "kernel",
+	[KTRACE_TRIG_CLUSTER] = "cluster",
 	[KTRACE_TRIG_LATENCY + KTRACE_LAT_BLOCK] = "latency:block",
 	[KTRACE_TRIG_LATENCY + KTRACE_LAT_WAKEUP] = "latency:wakeup",
 	[KTRACE_TRIG_LATENCY + KTRACE_LAT_SYSCALL] = "latency:syscall",

@@ -7,7 +7,8 @@
  *                           badsymbols|undecoded|timers ADDR...|longstr|dir DIR|
  *                           clock MONO REAL|v1|blockkeys|futurever|futuremeta|
  *                           manykeys N ended|collide|badmeta|latency [HOST]|
- *                           io|reclaim|ctf|attrib|profile|nodata]
+ *                           io|reclaim|ctf|attrib|profile|nodata|
+ *                           cluster HOST ID OFFSET_NS DRIFT_PPB MODE]
  *
  * With "v1", the default trace in format version 1 (which it fits); with
  * "blockkeys", the displays of version 2 (see blockkeys_trace()); with
@@ -1830,6 +1831,227 @@ static int nodata_trace(void)
 }
 
 /*
+ * Traces of a cluster group (t-cluster.sh): mktrace TRACE EXPECTED
+ * cluster HOST ID OFFSET_NS DRIFT_PPB MODE.  One machine of a
+ * group, id ID (1 or 2), whose CLOCK_REALTIME reads OFFSET_NS plus
+ * DRIFT_PPB ns per second of true time g (10 s from g = 0) ahead of the
+ * truth: its clock runs at 1 + DRIFT_PPB / 10^9 (1 GHz nominal, 5 s of
+ * CLOCK_MONOTONIC at clock 1000 = g 0) and its reference is 1.7e18 +
+ * OFFSET_NS.  Its ktrace:cluster records: rbs, the beacons of machine 3
+ * every 100 ms, received 20 to 80 us after they were sent (a
+ * deterministic pseudo-random delay per beacon and receiver); twoway,
+ * machine 1 sends at every 100 ms, machine 2 at every 100 ms + 50 ms, the
+ * other receives 20 to 80 us later; both, the two; tail, twoway with a
+ * third of the messages 5 to 30 ms late, one way in the first half of
+ * the trace, the other in the second; skew, twoway from 4 to 6 s only,
+ * 20 us one way and 80 us the other, swapped at 5 s; short, twoway, 3
+ * messages each way from 5 s; rbs-short, rbs, 3 beacons from 5 s;
+ * biased, twoway and beacons that machine 2 receives 300 us later than
+ * machine 1 (with a jitter of a few ns); exact, beacons each received 50
+ * us after it was sent; stepped, twoway, machine 2's clock stepped 1 ms
+ * ahead at 5 s; none, no record.  Every machine has a test:sync
+ * record n=1 at g = 5.0005 s exactly, for the test to compare; skew,
+ * short and rbs-short also n=2 at 0.05 s and n=3 at 9.95 s.
+ * EXPECTED stays empty.
+ */
+#define CL_PERIOD	100000000ULL
+#define CL_BEACONS	100
+
+struct cl_ev {
+	uint64_t g;
+	bool sync;
+	uint32_t id;
+	uint64_t seq;
+	uint8_t dir;
+};
+
+static uint64_t cl_delay(unsigned int k, unsigned int id)
+{
+	uint32_t h = (k + 1) * 2654435761U ^ id * 40503U;
+
+	h ^= h >> 13;
+	h *= 0x5bd1e995U;
+	h ^= h >> 15;
+	return 20000 + h % 60000;
+}
+
+static int cl_ev_cmp(const void *a, const void *b)
+{
+	const struct cl_ev *x = a, *y = b;
+
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+static void cluster_meta(const char *host, long long offset)
+{
+	static const struct ktrace_meta_enum dirs[] = {
+		META_ENUM(0, "recv"), META_ENUM(1, "send"),
+	};
+	static const struct ktrace_meta_enum types[] = {
+		META_ENUM(1, "trigger"), META_ENUM(2, "beacon"),
+	};
+	struct ktrace_meta_trace mt = {
+		.magic = KTRACE_MAGIC, .version = KTRACE_FORMAT_VERSION,
+		.byte_order = KTRACE_LITTLE_ENDIAN, .nr_channels = KTRACE_NR_CHANNELS,
+		.nr_cpus = 1,
+	};
+	struct ktrace_meta_clock mc = {
+		.freq_hz = 1000000000ULL, .ref_clock = 1000, .ref_mono_ns = 5000000000ULL,
+		.ref_real_ns = 1700000000000000000ULL + offset, .name = "tsc" };
+
+	sb_begin(&low, 0, 0, 1000);
+	memcpy(mt.machine, "x86_64", 6);
+	snprintf(mt.nodename, sizeof(mt.nodename), "%s", host);
+	meta(KTRACE_META_TRACE, &mt, sizeof(mt));
+	meta(KTRACE_META_CLOCK, &mc, sizeof(mc));
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 1, 9, 5, 0,
+		   "ktrace", "cluster");
+	meta_field("seq", 0, 8, KTRACE_DISPLAY_DEC, 0, 0);
+	meta_field("id", 8, 4, KTRACE_DISPLAY_HEX, 0, 0);
+	meta_field("dir", 12, 1, KTRACE_DISPLAY_ENUM, 0, 2);
+	meta(KTRACE_META_ENUM, &dirs[0], sizeof(dirs[0]));
+	meta(KTRACE_META_ENUM, &dirs[1], sizeof(dirs[1]));
+	meta_field("type", 13, 1, KTRACE_DISPLAY_ENUM, 0, 2);
+	meta(KTRACE_META_ENUM, &types[0], sizeof(types[0]));
+	meta(KTRACE_META_ENUM, &types[1], sizeof(types[1]));
+	meta_field("origin", 14, 16, KTRACE_DISPLAY_STRING, 0, 0);
+	meta_event(KTRACE_CHANNEL_MEDIUM, KTRACE_EVENT_EXPANDED, KTRACE_ID_EXPANDED, 9, 1, 1, 0,
+		   "test", "sync");
+	meta_field("n", 0, 4, KTRACE_DISPLAY_DEC, 0, 0);
+	sb_end(&low, 0);
+	sb_flush(&low);
+}
+
+/* Whether @mode is one of the space-separated @modes. */
+static bool cl_mode(const char *mode, const char *modes)
+{
+	size_t n = strlen(mode);
+	const char *p;
+
+	for (p = strstr(modes, mode); p; p = strstr(p + 1, mode))
+		if ((p == modes || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* The delay of beacon k to machine id, in ns. */
+static uint64_t cl_beacon_delay(unsigned int k, unsigned int id, const char *mode)
+{
+	if (cl_mode(mode, "exact"))
+		return 50000;
+	/* biased: machine 2 always 300 us later, a jitter of a few ns. */
+	if (cl_mode(mode, "biased"))
+		return 30000 + k % 7 + (id == 2 ? 300000 : 0);
+	return cl_delay(k, id);
+}
+
+/* The delay of machine peer's message k to machine id, in ns. */
+static uint64_t cl_msg_delay(unsigned int k, unsigned int id, const char *mode)
+{
+	/*
+	 * skew: 20 us to 2 and 80 us to 1 in the first half of the messages,
+	 * the other way round in the second: their middles tilt.
+	 */
+	if (cl_mode(mode, "skew"))
+		return (k < 50) == (id == 2) ? 20000 : 80000;
+	/*
+	 * tail: as a loaded machine delays them, a third of the messages 5 to
+	 * 30 ms late, those to 2 in the first half of the trace, those to 1 in
+	 * the second.
+	 */
+	if (cl_mode(mode, "tail") && k % 3 == 0 && (k < CL_BEACONS / 2) == (id == 2))
+		return cl_delay(k, id) + 5000000 + cl_delay(k, 7) * 400;
+	return cl_delay(k, id);
+}
+
+/* The events of machine id, by true time. */
+static unsigned int cluster_events(struct cl_ev *ev, unsigned int id, const char *mode)
+{
+	bool rbs = cl_mode(mode, "rbs both biased exact rbs-short");
+	bool two = cl_mode(mode, "twoway both tail skew short biased stepped");
+	unsigned int k, n = 0, peer = 3 - id;
+
+	for (k = 0; k < CL_BEACONS; k++) {
+		uint64_t g = k * CL_PERIOD + 1000000;
+		bool in = true;
+
+		/* skew: messages from 4 to 6 s only; short modes: 3 of them. */
+		if (cl_mode(mode, "skew"))
+			in = k >= 40 && k < 60;
+		if (cl_mode(mode, "short rbs-short"))
+			in = k >= 50 && k < 53;
+		if (!in)
+			continue;
+		if (rbs)
+			ev[n++] = (struct cl_ev){ g + cl_beacon_delay(k, id, mode), false, 3,
+						  1000 + k, 0 };
+		if (two) {
+			/* Machine m sends seq 1000 m + k at g + 50 ms (m - 1). */
+			ev[n++] = (struct cl_ev){ g + 50000000ULL * (id - 1), false, id,
+						  1000 * id + k, 1 };
+			ev[n++] = (struct cl_ev){ g + 50000000ULL * (peer - 1) +
+						  cl_msg_delay(k, id, mode), false, peer,
+						  1000 * peer + k, 0 };
+		}
+	}
+	ev[n++] = (struct cl_ev){ 5000500000ULL, true, 0, 1, 0 };
+	/* Far from the messages: test:sync n=2 at g 0.05 s, n=3 at 9.95 s. */
+	if (cl_mode(mode, "skew short rbs-short")) {
+		ev[n++] = (struct cl_ev){ 50000000ULL, true, 0, 2, 0 };
+		ev[n++] = (struct cl_ev){ 9950000000ULL, true, 0, 3, 0 };
+	}
+	qsort(ev, n, sizeof(*ev), cl_ev_cmp);
+	return n;
+}
+
+static int cluster_trace(const char *host, unsigned int id, long long offset,
+			 long long drift_ppb, const char *mode)
+{
+	struct ktf_header h = { KTF_MAGIC, KTF_VERSION, 0 };
+	struct sb med = { .ch = KTRACE_CHANNEL_MEDIUM, .cpu = 0, .size = SB_MEDIUM };
+	struct cl_ev ev[3 * CL_BEACONS + 3];
+	unsigned int i, n;
+	char uname[128];
+
+	low.buf = malloc(SB_LOW);
+	med.buf = malloc(SB_MEDIUM);
+	meta_max = ~0U;
+	fwrite(&h, sizeof(h), 1, trace);
+	cluster_meta(host, offset);
+	n = cluster_events(ev, id, mode);
+	sb_begin(&med, 0, 0, 1000);
+	for (i = 0; i < n; i++) {
+		/* This machine's clock: 1 + drift ns per ns of true time. */
+		uint64_t clock = 1000 + ev[i].g + (int64_t)((__int128)ev[i].g * drift_ppb /
+							    1000000000);
+
+		/* stepped: machine 2's clock 1 ms ahead from 5 s. */
+		if (cl_mode(mode, "stepped") && id == 2 && ev[i].g >= 5000000000ULL)
+			clock += 1000000;
+		unsigned char rec[30] = { 0 };
+		uint32_t sync = ev[i].seq;
+
+		if (ev[i].sync) {
+			sb_expanded(&med, 9, 1, clock, &sync, sizeof(sync));
+			continue;
+		}
+		memcpy(rec, &ev[i].seq, 8);
+		memcpy(rec + 8, &ev[i].id, 4);
+		rec[12] = ev[i].dir;
+		rec[13] = 2;
+		snprintf((char *)rec + 14, 16, "m%u", ev[i].id);
+		sb_expanded(&med, 1, 9, clock, rec, sizeof(rec));
+	}
+	sb_end(&med, 0);
+	sb_flush(&med);
+	snprintf(uname, sizeof(uname), "Linux %s 6.12.0 #1 SMP x86_64\n", host);
+	section(KTF_UNAME, 0, 0, uname, strlen(uname));
+	fclose(trace);
+	fclose(expect);
+	return 0;
+}
+
+/*
  * ktrace io and ktrace reclaim (t-analyze.sh): mktrace TRACE EXPECTED
  * io|reclaim.  A clock of 1 ns per unit, CLOCK_MONOTONIC 5 s at clock
  * 1000 (so that times are exact), CLOCK_REALTIME 1700000000.123456789
@@ -2684,6 +2906,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return attrib_trace();
+	} else if (argc == 9 && !strcmp(argv[3], "cluster")) {
+		trace = fopen(argv[1], "w");
+		expect = fopen(argv[2], "w");
+		if (!trace || !expect) {
+			perror("mktrace");
+			return 1;
+		}
+		return cluster_trace(argv[4], strtoul(argv[5], NULL, 0),
+				     strtoll(argv[6], NULL, 0), strtoll(argv[7], NULL, 0), argv[8]);
 	} else if (argc == 4 && !strcmp(argv[3], "nodata")) {
 		trace = fopen(argv[1], "w");
 		expect = fopen(argv[2], "w");
