@@ -376,15 +376,23 @@ static int ktrace_cluster_setup_np(struct ktrace_cluster_group *g)
 	int ret;
 
 	/*
-	 * netpoll_setup() looks in the writer's namespace, and brings a down
-	 * interface up, waiting for its carrier: an interface of the initial
-	 * namespace (the receiving socket's), up already.
+	 * netpoll_setup() looks in the writer's namespace, brings a down
+	 * interface up, waiting for its carrier, and fails with a kernel-only
+	 * errno for one without netpoll: an interface of the initial
+	 * namespace (the receiving socket's), up already, with netpoll.
 	 */
 	if (!net_eq(current->nsproxy->net_ns, &init_net))
 		return -EINVAL;
 	rtnl_lock();
 	dev = __dev_get_by_name(&init_net, c->dev);
-	ret = !dev ? -ENODEV : !(dev->flags & IFF_UP) ? -ENETDOWN : 0;
+	if (!dev)
+		ret = -ENODEV;
+	else if (!(dev->flags & IFF_UP))
+		ret = -ENETDOWN;
+	else if (dev->priv_flags & IFF_DISABLE_NETPOLL)
+		ret = -EOPNOTSUPP;
+	else
+		ret = 0;
 	rtnl_unlock();
 	if (ret)
 		return ret;
@@ -399,11 +407,9 @@ static int ktrace_cluster_setup_np(struct ktrace_cluster_group *g)
 		/* No ARP from a panic: every frame to the broadcast address. */
 		eth_broadcast_addr(np->remote_mac);
 		ret = netpoll_setup(np);
-		/* No IPv4 address; IFF_DISABLE_NETPOLL (a kernel-only errno). */
+		/* No IPv4 address. */
 		if (ret == -EDESTADDRREQ)
 			return -ENODEV;
-		if (ret == -ENOTSUPP)
-			return -EOPNOTSUPP;
 		if (ret)
 			return ret;
 		g->nr_np++;
