@@ -1948,18 +1948,20 @@ static uint64_t cl_beacon_delay(unsigned int k, unsigned int id, const char *mod
 /* The delay of machine peer's message k to machine id, in ns. */
 static uint64_t cl_msg_delay(unsigned int k, unsigned int id, const char *mode)
 {
+	bool id_is_b = id == 2;
+
 	/*
 	 * skew: 20 us to 2 and 80 us to 1 in the first half of the messages,
 	 * the other way round in the second: their middles tilt.
 	 */
 	if (cl_mode(mode, "skew"))
-		return (k < 50) == (id == 2) ? 20000 : 80000;
+		return (k < 50) == id_is_b ? 20000 : 80000;
 	/*
 	 * tail: as a loaded machine delays them, a third of the messages 5 to
 	 * 30 ms late, those to 2 in the first half of the trace, those to 1 in
 	 * the second.
 	 */
-	if (cl_mode(mode, "tail") && k % 3 == 0 && (k < CL_BEACONS / 2) == (id == 2))
+	if (cl_mode(mode, "tail") && k % 3 == 0 && (k < CL_BEACONS / 2) == id_is_b)
 		return cl_delay(k, id) + 5000000 + cl_delay(k, 7) * 400;
 	return cl_delay(k, id);
 }
