@@ -8,7 +8,7 @@
  *   dev=eth0 port=6363 id=0a00020f name=a dst=255.255.255.255 allow=any
  *	beacon=100 window=0 rate=100 key=set		(one line)
  *   sent=3 received=12 triggers=1 beacons=11 unarmed=0
- *   refused: short=0 magic=0 peer=0 rate=0 mac=0 self=0 window=0 replay=0
+ *   refused: short=0 magic=0 peer=0 mac=0 self=0 window=0 replay=0 rate=0
  *   # echo off > /sys/kernel/debug/ktrace/cluster
  *
  * The grammar and the checks live in kernel/trace/ktrace/cluster.c, the

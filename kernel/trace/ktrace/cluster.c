@@ -334,27 +334,41 @@ static bool ktrace_cluster_rate_ok(struct ktrace_cluster_rx *rx, u32 rate, u64 n
 }
 
 /*
- * Under rx->lock: is seq new from origin id?  Remember it if so.  An
+ * Under rx->lock: is seq new from origin id?  Remember it if so.  A
+ * sliding window of the last KTRACE_CLUSTER_REPLAY_WINDOW numbers, as
+ * IPsec's (RFC 4303, 3.4.3): a trigger message's copies are accepted after
+ * a later beacon when the first copy was lost, each number once.  An
  * origin not known takes the slot used the longest ago.
  */
 static bool ktrace_cluster_fresh(struct ktrace_cluster_rx *rx, u32 id, u64 seq,
 				 u64 now)
 {
 	unsigned int i, old = 0;
+	u64 back;
 
 	for (i = 0; i < KTRACE_CLUSTER_ORIGINS; i++) {
-		if (rx->origins[i].used_ns && rx->origins[i].id == id) {
-			if (seq <= rx->origins[i].seq)
-				return false;
+		if (rx->origins[i].used_ns && rx->origins[i].id == id)
 			break;
-		}
 		if (rx->origins[i].used_ns < rx->origins[old].used_ns)
 			old = i;
 	}
-	if (i == KTRACE_CLUSTER_ORIGINS)
+	if (i == KTRACE_CLUSTER_ORIGINS) {
 		i = old;
-	rx->origins[i].id = id;
-	rx->origins[i].seq = seq;
+		rx->origins[i].id = id;
+		rx->origins[i].seq = seq;
+		rx->origins[i].seen = 1;
+	} else if (seq > rx->origins[i].seq) {
+		back = seq - rx->origins[i].seq;
+		rx->origins[i].seen = back < KTRACE_CLUSTER_REPLAY_WINDOW ?
+				      rx->origins[i].seen << back | 1 : 1;
+		rx->origins[i].seq = seq;
+	} else {
+		back = rx->origins[i].seq - seq;
+		if (back >= KTRACE_CLUSTER_REPLAY_WINDOW ||
+		    rx->origins[i].seen & BIT_ULL(back))
+			return false;
+		rx->origins[i].seen |= BIT_ULL(back);
+	}
 	/* Never 0, which marks a free slot. */
 	rx->origins[i].used_ns = now | 1;
 	return true;

@@ -17,6 +17,8 @@
 #define KTRACE_CLUSTER_DST_MAX		4
 #define KTRACE_CLUSTER_ALLOW_MAX	8
 #define KTRACE_CLUSTER_ORIGINS		32
+/* Sequence numbers accepted out of order, below an origin's highest. */
+#define KTRACE_CLUSTER_REPLAY_WINDOW	64
 #define KTRACE_CLUSTER_RATE_DEFAULT	100U
 #define KTRACE_CLUSTER_RATE_MAX		100000U
 #define KTRACE_CLUSTER_BEACON_MIN_MS	10U
@@ -78,7 +80,8 @@ enum ktrace_cluster_verdict {
  * @lock: serializes the receivers (softirq, on any CPU)
  * @tokens: the beacons' rate bucket, in messages * NSEC_PER_SEC
  * @last_ns: when @tokens was last filled
- * @origins: the last sequence number accepted from each origin
+ * @origins: per origin, the highest sequence number accepted, and which
+ *	of the KTRACE_CLUSTER_REPLAY_WINDOW before it were (bit n: seq - n)
  * @count: datagrams by verdict
  */
 struct ktrace_cluster_rx {
@@ -88,6 +91,7 @@ struct ktrace_cluster_rx {
 	struct {
 		u32 id;
 		u64 seq;
+		u64 seen;
 		u64 used_ns;
 	} origins[KTRACE_CLUSTER_ORIGINS];
 	atomic_long_t count[KTRACE_CLUSTER_NR_VERDICTS];

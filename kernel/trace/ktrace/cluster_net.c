@@ -163,7 +163,11 @@ static void ktrace_cluster_flush(struct ktrace_cluster_group *g, bool crash)
 					ktrace_cluster_send(g, m);
 				}
 			} else if (atomic_cmpxchg(&g->again_left, 0, -1) == 0) {
-				/* None pending: a newer trigger's copies wait for those. */
+				/*
+				 * None pending.  A newer trace's message
+				 * within the 100 ms of the last one's copies
+				 * goes out once.
+				 */
 				g->again = *m;
 				atomic_set_release(&g->again_left, KTRACE_CLUSTER_COPIES - 1);
 				queue_delayed_work(system_highpri_wq, &g->resend,
@@ -248,7 +252,7 @@ static void ktrace_cluster_kick(void)
  * the oops, for the task may never run again: but not from hardirq or
  * NMI, which may have interrupted the holder of the device's transmit
  * lock on this CPU; an oops there is a panic, whose notifier sends it
- * (ktrace_cluster_crash()).
+ * (ktrace_cluster_crash()), in that same context, as netconsole prints.
  */
 void ktrace_cluster_send_trigger(const char *trigger, const char *reason, bool oops)
 {
@@ -410,6 +414,9 @@ static int ktrace_cluster_setup_np(struct ktrace_cluster_group *g)
 		/* No IPv4 address. */
 		if (ret == -EDESTADDRREQ)
 			return -ENODEV;
+		/* Kernel-only: netpoll disabled since the check above. */
+		if (ret <= -ERESTARTSYS)
+			return -EOPNOTSUPP;
 		if (ret)
 			return ret;
 		g->nr_np++;
@@ -452,8 +459,9 @@ static int ktrace_cluster_setup_sock(struct ktrace_cluster_group *g)
  *
  * Return: 0; -ENODEV for an unknown interface or one without an IPv4
  * address, -ENETDOWN for one down, -EOPNOTSUPP for one without netpoll,
- * -EINVAL from another network namespace than the initial one,
- * -EADDRINUSE if the port is taken, -ENOMEM.
+ * -EBUSY for a bond's or a bridge's port, -EINVAL from another network
+ * namespace than the initial one, -EADDRINUSE if the port is taken,
+ * -ENOMEM.
  */
 int ktrace_cluster_join(const struct ktrace_cluster_conf *c)
 {
@@ -505,7 +513,9 @@ unlock:
 }
 
 /*
- * The group's interface is being unregistered: leave the group, so that
+ * The group's interface is being unregistered, or moved to another network
+ * namespace (NETDEV_UNREGISTER too, the device still registered): leave
+ * the group, so that
  * netpoll's references to the device go and its unregistering, which
  * waits for them (without RTNL), ends.  From a work: the notifier holds
  * RTNL, which joining and leaving take under ktrace_cluster_mutex.  The
@@ -519,7 +529,8 @@ static void ktrace_cluster_gone_fn(struct work_struct *work)
 	mutex_lock(&ktrace_cluster_mutex);
 	g = rcu_dereference_protected(ktrace_cluster,
 				      lockdep_is_held(&ktrace_cluster_mutex));
-	if (g && READ_ONCE(g->np[0].dev->reg_state) != NETREG_REGISTERED) {
+	if (g && (READ_ONCE(g->np[0].dev->reg_state) != NETREG_REGISTERED ||
+		  !net_eq(dev_net(g->np[0].dev), &init_net))) {
 		pr_warn("cluster: %s is going away: left the group\n", g->conf.dev);
 		rcu_assign_pointer(ktrace_cluster, NULL);
 		ktrace_cluster_free(g);

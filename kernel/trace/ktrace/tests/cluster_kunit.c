@@ -220,7 +220,8 @@ static void cluster_accept_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, send(f, 0x0a00020f, 200, NULL, MSG), KTRACE_CLUSTER_SELF);
 	/* Replayed, older, newer; another origin keeps its own count. */
 	KUNIT_EXPECT_EQ(test, send(f, 1, 100, NULL, MSG), KTRACE_CLUSTER_REPLAY);
-	KUNIT_EXPECT_EQ(test, send(f, 1, 99, NULL, MSG), KTRACE_CLUSTER_REPLAY);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 100 - KTRACE_CLUSTER_REPLAY_WINDOW, NULL, MSG),
+			KTRACE_CLUSTER_REPLAY);
 	KUNIT_EXPECT_EQ(test, send(f, 1, 101, NULL, MSG), KTRACE_CLUSTER_OK);
 	KUNIT_EXPECT_EQ(test, send(f, 2, 5, NULL, MSG), KTRACE_CLUSTER_OK);
 	KUNIT_EXPECT_EQ(test, send(f, 1, 101, NULL, MSG), KTRACE_CLUSTER_REPLAY);
@@ -306,6 +307,37 @@ static void cluster_accept_rate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count(f, KTRACE_CLUSTER_REPLAY), 1);
 }
 
+/*
+ * The replay window: a trigger message whose first copy was lost passes
+ * after a later beacon, each number once; the window's edge, and a jump
+ * past it.
+ */
+static void cluster_accept_window(struct kunit *test)
+{
+	struct rx_fixture *f = new_rx(test, "dev=eth0 key=" KEY_HEX);
+	const u64 w = KTRACE_CLUSTER_REPLAY_WINDOW;
+
+	KUNIT_EXPECT_EQ(test, send(f, 1, 100, NULL, MSG), KTRACE_CLUSTER_OK);
+	/* Trigger 101 lost, beacon 102 arrives, then 101's copy. */
+	KUNIT_EXPECT_EQ(test, beacon(f, 1, 102, NULL), KTRACE_CLUSTER_OK);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 101, NULL, MSG), KTRACE_CLUSTER_OK);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 101, NULL, MSG), KTRACE_CLUSTER_REPLAY);
+	KUNIT_EXPECT_EQ(test, beacon(f, 1, 102, NULL), KTRACE_CLUSTER_REPLAY);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 100, NULL, MSG), KTRACE_CLUSTER_REPLAY);
+	/* The oldest number in the window, then one below it. */
+	KUNIT_EXPECT_EQ(test, send(f, 1, 102 - (w - 1), NULL, MSG), KTRACE_CLUSTER_OK);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 102 - (w - 1), NULL, MSG), KTRACE_CLUSTER_REPLAY);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 102 - w, NULL, MSG), KTRACE_CLUSTER_REPLAY);
+	/* A jump of more than the window: only the new number is known. */
+	KUNIT_EXPECT_EQ(test, send(f, 1, 1000, NULL, MSG), KTRACE_CLUSTER_OK);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 999, NULL, MSG), KTRACE_CLUSTER_OK);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 1000 - (w - 1), NULL, MSG), KTRACE_CLUSTER_OK);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 1000 - w, NULL, MSG), KTRACE_CLUSTER_REPLAY);
+	KUNIT_EXPECT_EQ(test, send(f, 1, 102, NULL, MSG), KTRACE_CLUSTER_REPLAY);
+	KUNIT_EXPECT_EQ(test, count(f, KTRACE_CLUSTER_OK), 7);
+	KUNIT_EXPECT_EQ(test, count(f, KTRACE_CLUSTER_REPLAY), 7);
+}
+
 /* More origins than remembered: the one heard from the longest ago goes. */
 static void cluster_accept_origins(struct kunit *test)
 {
@@ -332,6 +364,7 @@ static struct kunit_case ktrace_cluster_cases[] = {
 	KUNIT_CASE(cluster_accept_checks),
 	KUNIT_CASE(cluster_accept_peer_window),
 	KUNIT_CASE(cluster_accept_rate),
+	KUNIT_CASE(cluster_accept_window),
 	KUNIT_CASE(cluster_accept_origins),
 	{}
 };
