@@ -53,7 +53,7 @@ static struct notifier_block ktrace_die_nb = {
  * events go to the console.  The dump is printed even when the trace was
  * frozen before (an oops trigger, then panic_on_oops).  Interrupts are off
  * and the other CPUs stopped, maybe holding any lock: nothing here takes
- * one (see ktrace_ascii_dump()), but for the cluster's message, sent last
+ * one (see ktrace_ascii_dump()), but for the cluster's message, sent
  * through netpoll, which tries the device's transmit lock and polls it.
  */
 static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void *data)
@@ -70,6 +70,8 @@ static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void 
 
 	if (atomic_inc_return(&running) != 1) {
 		pr_emerg("panic during the panic dump: no second dump\n");
+		/* Sent already, unless the first entry faulted before. */
+		ktrace_cluster_crash("panic", data);
 		return NOTIFY_DONE;
 	}
 	rcu_read_lock();
@@ -89,14 +91,14 @@ static int ktrace_trig_panic(struct notifier_block *nb, unsigned long val, void 
 	 */
 	ktrace_freeze();
 	ktrace_crash_freeze("panic");
-	if (t)
-		ktrace_ascii_dump(t->dump, t->spec.last);
 	/*
 	 * The group freezes too, if no trigger message went out already:
-	 * last, as netconsole sends last, because netpoll may spin on a
-	 * transmit lock a stopped CPU holds (cluster_net.c).
+	 * before the dump, which may print for long on a serial console
+	 * while the others keep recording.
 	 */
 	ktrace_cluster_crash("panic", data);
+	if (t)
+		ktrace_ascii_dump(t->dump, t->spec.last);
 	rcu_read_unlock();
 	return NOTIFY_DONE;
 }

@@ -63,13 +63,13 @@ check "the same port again: the new group" "$(sed -n 1p "$C" | cut -d' ' -f4-5)"
 	"name=two dst=10.9.9.255"
 # The old group's socket, handed over: its datagrams are the new group's.
 ip link set lo up
-"$DIR"/ktrace_udphold send 10.9.9.1 6363 10
+"$DIR"/ktrace_udp send 10.9.9.1 6363 10
 i=0
 while [ "$(counter short)" != 1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 check "the same port again: the new group receives" "$(counter received)/$(counter short)" 1/1
 
 # A port taken by a socket of user space: EADDRINUSE, the group stays.
-"$DIR"/ktrace_udphold hold 6364 >"$TMP/hold" &
+"$DIR"/ktrace_udp hold 6364 >"$TMP/hold" &
 NCPID=$!
 i=0
 while [ "$(cat "$TMP/hold")" != bound ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
