@@ -24,8 +24,11 @@ check "mark enabled, test events not: the group 1, all X" \
 	"$(cat "$E/enable" "$E/ktrace/enable" "$E/ktrace/mark/enable" | tr '\n' ' ')" "X 1 1 "
 
 echo 1 >"$KT/enable"
-# ktrace:trigger off first: mark is then the group's only enabled event.
-echo 0 >"$E/ktrace/trigger/enable"
+# The group's other events off first (ktrace:trigger, and ktrace:cluster
+# with CONFIG_KTRACE_CLUSTER): mark is then its only enabled event.
+for f in "$E"/ktrace/*/enable; do
+	[ "$f" = "$E/ktrace/mark/enable" ] || echo 0 >"$f"
+done
 check "event off" "$(wr "$E/ktrace/mark/enable" 0)" "ok 1"
 check "a disabled mark is refused with EAGAIN" "$(wr "$KT/mark" hidden)" EAGAIN
 check "the group and all read 0" "$(cat "$E/enable" "$E/ktrace/enable" | tr '\n' ' ')" "0 0 "
